@@ -1,0 +1,124 @@
+"""The HTTP API and the chat page: /, /api/health and /api/query.
+
+Input is validated in one function with named limits; every expected error is an ApiError
+answered as {"error": "..."} with a 4xx status and a message that says what to do. Unexpected
+errors become a 500 with a generic message (Flask logs the traceback), never exception text.
+"""
+from flask import Blueprint, current_app, request
+from werkzeug.exceptions import HTTPException
+
+MAX_QUESTION_CHARS = 2000
+TOP_K_MIN, TOP_K_MAX = 1, 20
+QUERY_FIELDS = ("question", "top_k", "provider")
+
+# The page loads its script and style from this origin only and never runs inline code.
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; img-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+
+bp = Blueprint("api", __name__)
+
+
+class ApiError(Exception):
+    """An expected error, shown to the client as {"error": message} with status."""
+
+    def __init__(self, message: str, status: int = 400):
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+def loaded_pipeline():
+    """The pipeline, or a 503 saying why there is none yet."""
+    loader = current_app.extensions["rag"]
+    if loader.pipeline is None:
+        if loader.error:
+            raise ApiError(f"Evidenz could not load: {loader.error}", 503)
+        raise ApiError("Evidenz is still loading its models and library; try again in a few seconds.", 503)
+    return loader.pipeline
+
+
+def validate_query(body, providers: list[str]) -> dict:
+    """Check a /api/query body; returns the arguments of Pipeline.ask."""
+    if not isinstance(body, dict):
+        raise ApiError('The body must be a JSON object such as {"question": "Who discovered penicillin?"}.')
+    unknown = sorted(set(body) - set(QUERY_FIELDS))
+    if unknown:
+        raise ApiError(f"Unknown field(s): {', '.join(unknown)}. Allowed fields: {', '.join(QUERY_FIELDS)}.")
+    question = body.get("question")
+    if question is None:
+        raise ApiError('Missing "question": send {"question": "your question"}.')
+    if not isinstance(question, str):
+        raise ApiError('"question" must be a string.')
+    question = question.strip()
+    if not question:
+        raise ApiError('"question" is empty; write a question.')
+    if len(question) > MAX_QUESTION_CHARS:
+        raise ApiError(f'"question" has {len(question):,} characters; the limit is {MAX_QUESTION_CHARS:,}. Shorten it.')
+    top_k = body.get("top_k")
+    if top_k is not None and (isinstance(top_k, bool) or not isinstance(top_k, int) or not TOP_K_MIN <= top_k <= TOP_K_MAX):
+        raise ApiError(f'"top_k" must be a whole number from {TOP_K_MIN} to {TOP_K_MAX}.')
+    provider = body.get("provider")
+    if provider is not None and (not isinstance(provider, str) or provider not in providers):
+        raise ApiError(f'"provider" must be one of the configured providers: {", ".join(providers)}.')
+    return {"question": question, "top_k": top_k, "provider": provider}
+
+
+@bp.get("/")
+def index():
+    """The chat page."""
+    return current_app.send_static_file("index.html")
+
+
+@bp.get("/api/health")
+def health():
+    """200 with what is live once loaded; 503 while loading or after a failed load."""
+    loader = current_app.extensions["rag"]
+    if loader.pipeline is not None:
+        return {"status": "ok", **loader.pipeline.describe()}
+    if loader.error:
+        return {"status": "error", "error": loader.error}, 503
+    return {"status": "loading"}, 503
+
+
+@bp.post("/api/query")
+def query():
+    """Answer a question with cited evidence."""
+    body = request.get_json(silent=True)
+    if body is None:
+        raise ApiError('The body is not JSON. Send Content-Type: application/json and {"question": "..."}.')
+    pipeline = loaded_pipeline()
+    args = validate_query(body, sorted(pipeline.generator.writers))
+    result = pipeline.ask(**args)
+    current_app.logger.info("%s question answered by %s in %.0f ms", result["query_type"], result["generator"],
+                            result["timings_ms"]["total"])
+    return result
+
+
+def register_error_handlers(app) -> None:
+    """One JSON shape for every error, and the page's security headers."""
+    app.register_error_handler(ApiError, lambda e: ({"error": e.message}, e.status))
+
+    @app.errorhandler(HTTPException)
+    def http_error(e: HTTPException):
+        """404, 405, 413 and the rest of werkzeug's errors, as JSON."""
+        messages = {
+            404: f"Not found: {request.path}. The API has GET /api/health and POST /api/query.",
+            405: f"{request.method} is not allowed on {request.path}.",
+            413: f"The request body is larger than {app.config['MAX_CONTENT_LENGTH']:,} bytes.",
+        }
+        return {"error": messages.get(e.code, e.description or e.name)}, e.code
+
+    @app.errorhandler(500)
+    def server_error(_e):
+        """An unexpected failure: the traceback is in the log, the client gets no details."""
+        return {"error": "Something went wrong on the server; it has been logged. Try again."}, 500
+
+    @app.after_request
+    def security_headers(response):
+        """Forbid inline scripts and foreign images on the page, and content sniffing."""
+        response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        return response

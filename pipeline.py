@@ -1,0 +1,142 @@
+"""The question-answering pipeline: classify the question, retrieve evidence, write a cited answer.
+
+The query type is not decoration: it picks how many candidates and passages retrieval takes,
+and the answer style the writer is asked for (and how many sentences the offline writer keeps).
+`Pipeline.load(config)` builds every part from a config mapping; nothing loads at import time.
+"""
+import logging
+import time
+from dataclasses import asdict
+from pathlib import Path
+
+from models import Answer, Hit
+
+log = logging.getLogger(__name__)
+
+# Per query type: candidates from each retriever, passages shown and given to the writer.
+QUERY_POLICIES = {
+    "factual_lookup": {"candidates": 100, "top_k": 4},  # one fact: a shallow, precise search
+    "explanation": {"candidates": 200, "top_k": 5},
+    "reasoning": {"candidates": 200, "top_k": 6},  # weighs several facts: more evidence
+    "calculation": {"candidates": 200, "top_k": 5},
+}
+
+
+def passage_json(n: int, hit: Hit) -> dict:
+    """A hit as the API shows it; ce_score is the hybrid score when no cross-encoder ran."""
+    return {
+        "n": n,
+        "id": hit.chunk.id,
+        "doc_id": hit.chunk.doc_id,
+        "title": hit.chunk.title,
+        "chunk": hit.chunk.text,
+        "ce_score": round(hit.score, 4),
+        "bm25_score": round(hit.bm25_score, 4),
+        "dense_score": round(hit.dense_score, 4),
+        "hybrid_score": round(hit.hybrid_score, 4),
+    }
+
+
+class Pipeline:
+    """Classifier, retriever and generator, wired together."""
+
+    def __init__(self, classifier, retriever, generator, info: dict | None = None):
+        self.classifier = classifier
+        self.retriever = retriever
+        self.generator = generator
+        self.info = info or {}
+
+    @classmethod
+    def load(cls, config) -> "Pipeline":
+        """Build the pipeline from a config mapping (see app.py's defaults for the keys)."""
+        from classifier import QueryClassifier
+        from embedding import Embedder
+        from extractive import ExtractiveWriter
+        from generator import Generator
+        from providers import ClaudeWriter, GeminiWriter
+        from retrieval import RetrievalConfig, Reranker, Retriever
+
+        started = time.perf_counter()
+        embedder = Embedder.load(config["EMBEDDING_MODEL"])
+        reranker = Reranker.load(config["RERANKER_MODEL"]) if config["RERANKER_MODEL"] else None
+        settings = RetrievalConfig(config["ALPHA"], config["CANDIDATES"], config["RERANK_DEPTH"], config["TOP_K"])
+        retriever = Retriever.load(Path(config["LIBRARY_DIR"]), embedder, reranker, settings)
+        classifier = QueryClassifier.load(Path(config["CLASSIFIER_DIR"]))
+
+        writers = {"offline": ExtractiveWriter(embedder)}
+        timeout, retries = config["LLM_TIMEOUT"], config["LLM_RETRIES"]
+        if config["ANTHROPIC_API_KEY"]:
+            writers["claude"] = ClaudeWriter(
+                config["ANTHROPIC_API_KEY"], config["CLAUDE_MODEL"], config["ANTHROPIC_BASE_URL"], timeout, retries
+            )
+        if config["GEMINI_API_KEY"]:
+            writers["gemini"] = GeminiWriter(
+                config["GEMINI_API_KEY"], config["GEMINI_MODEL"], config["GEMINI_BASE_URL"], timeout, retries
+            )
+        default = config["GENERATOR"] or next(n for n in ("gemini", "claude", "offline") if n in writers)
+        if default not in writers:
+            raise ValueError(f"GENERATOR={default!r} is not configured; available: {sorted(writers)} (set its API key)")
+        info = {
+            "classifier": {"path": str(config["CLASSIFIER_DIR"]), "encoder": classifier.encoder_name},
+            "embedder": embedder.name,
+            "reranker": reranker.name if reranker else None,
+            "library": {"path": str(config["LIBRARY_DIR"]), "chunks": len(retriever.chunks)},
+            "load_seconds": round(time.perf_counter() - started, 2),
+        }
+        log.info("pipeline loaded in %.1f s", info["load_seconds"])
+        return cls(classifier, retriever, Generator(writers, default), info)
+
+    def describe(self) -> dict:
+        """What is actually live, for /api/health."""
+        rerank_note = None if self.retriever.reranker else (
+            "off: no cross-encoder is configured, so passages keep the hybrid order and ce_score is the hybrid score"
+        )
+        return {
+            **self.info,
+            "reranker": self.retriever.reranker.name if self.retriever.reranker else None,
+            "rerank_note": rerank_note,
+            "generator": self.generator.default,
+            "providers": sorted(self.generator.writers),
+        }
+
+    def ask(self, question: str, top_k: int | None = None, provider: str | None = None) -> dict:
+        """Answer a question with cited evidence.
+
+        Args:
+            question: the user's question.
+            top_k: passages to retrieve and show (default: what the query type asks for).
+            provider: a configured writer's name ("offline", "claude", "gemini"); default the configured one.
+
+        Returns:
+            The API's response body: query type, answer, citations, passages with scores, generator, timings.
+        """
+        timings: dict[str, float] = {}
+        started = clock = time.perf_counter()
+        query_type, confidence = self.classifier.classify(question)
+        timings["classify"] = round((time.perf_counter() - clock) * 1000, 2)
+
+        policy = QUERY_POLICIES[query_type]
+        clock = time.perf_counter()
+        stages: dict[str, float] = {}
+        hits = self.retriever.search(question, top_k or policy["top_k"], policy["candidates"], stages)
+        timings["retrieve"] = round((time.perf_counter() - clock) * 1000, 2)
+
+        clock = time.perf_counter()
+        answer: Answer = self.generator.answer(question, query_type, hits, provider)
+        timings["generate"] = round((time.perf_counter() - clock) * 1000, 2)
+        timings["total"] = round((time.perf_counter() - started) * 1000, 2)
+        return {
+            "question": question,
+            "query_type": query_type,
+            "query_type_confidence": round(confidence, 3),
+            "answer": answer.text,
+            "declined": answer.declined,
+            "citations": [asdict(c) for c in answer.citations],
+            "invalid_citations": answer.invalid_citations,
+            "passages": [passage_json(n, hit) for n, hit in enumerate(hits, start=1)],
+            "generator": answer.generator,
+            "degraded": answer.degraded is not None,
+            **({"degraded_reason": answer.degraded} if answer.degraded else {}),
+            "reranked": self.retriever.reranker is not None,
+            "timings_ms": {**timings, "stages": stages},
+        }

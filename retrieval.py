@@ -1,0 +1,134 @@
+"""Hybrid retrieval: retrieve with BM25 and dense vectors, fuse the scores, re-rank with a cross-encoder.
+
+fused = alpha * cosine + (1 - alpha) * bm25 / max(bm25), over the union of each method's top
+candidates; the best `rerank_depth` go to the cross-encoder when one is loaded, and the top k are
+returned with every stage's score. Without a cross-encoder the hybrid order stands.
+"""
+import logging
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+import library
+from bm25 import tokenize
+from models import Hit
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class RetrievalConfig:
+    """The knobs of hybrid search, at the design's defaults (later tuned by measurement)."""
+
+    alpha: float = 0.6  # weight of the dense score in the fused score
+    candidates: int = 200  # top candidates taken from each of BM25 and dense search
+    rerank_depth: int = 32  # fused candidates the cross-encoder re-scores
+    top_k: int = 5  # passages returned
+
+
+class Reranker:
+    """A sentence-transformers CrossEncoder that scores (query, passage) pairs."""
+
+    def __init__(self, model, name: str):
+        self.model = model
+        self.name = name
+
+    @classmethod
+    def load(cls, name: str) -> "Reranker":
+        """Load a cross-encoder by id or local path."""
+        from sentence_transformers import CrossEncoder
+
+        from embedding import load_sentence_transformer
+
+        log.info("loading cross-encoder %s", name)
+        return cls(load_sentence_transformer(name, cls=CrossEncoder), name)
+
+    def score(self, query: str, passages: list[str]) -> np.ndarray:
+        """Relevance of each passage to the query (higher is better)."""
+        if not passages:
+            return np.zeros(0)
+        return np.asarray(self.model.predict([(query, p) for p in passages], batch_size=32), dtype=np.float64)
+
+
+def fuse(dense: np.ndarray, bm25: np.ndarray, bm25_max: float, alpha: float) -> np.ndarray:
+    """The design's linear fusion; BM25 is scaled by the best BM25 score of the query, so it lies in [0, 1]."""
+    scaled = bm25 / bm25_max if bm25_max > 0 else np.zeros_like(bm25)
+    return alpha * dense + (1 - alpha) * scaled
+
+
+def _top(scores: np.ndarray, k: int) -> np.ndarray:
+    """Indices of the k highest scores, best first."""
+    k = min(k, len(scores))
+    if k <= 0:
+        return np.zeros(0, dtype=np.int64)
+    top = np.argpartition(-scores, k - 1)[:k]
+    return top[np.argsort(-scores[top], kind="stable")]
+
+
+class Retriever:
+    """Searches one library of chunks with BM25, a FAISS index and, optionally, a cross-encoder."""
+
+    def __init__(self, chunks, bm25, index, embedder, reranker: Reranker | None = None, config=None):
+        self.chunks = chunks
+        self.bm25 = bm25
+        self.index = index
+        self.embedder = embedder
+        self.reranker = reranker
+        self.config = config or RetrievalConfig()
+
+    @classmethod
+    def load(cls, folder: Path, embedder, reranker=None, config=None) -> "Retriever":
+        """Open the library saved in folder, checking it was built for this embedder."""
+        chunks, bm25, index, _ = library.load(Path(folder), embedder.name, embedder.dim)
+        return cls(chunks, bm25, index, embedder, reranker, config)
+
+    def search(self, query: str, top_k: int | None = None, candidates: int | None = None, timings=None) -> list[Hit]:
+        """Find the passages that best answer query.
+
+        Args:
+            query: the question as the user wrote it.
+            top_k: passages to return (default: the config's).
+            candidates: candidates taken from each of BM25 and dense search (default: the config's).
+            timings: a dict that receives the milliseconds of each stage, if given.
+
+        Returns:
+            Up to top_k hits, best first, each with its BM25, dense, fused and cross-encoder scores.
+        """
+        cfg = self.config
+        top_k = top_k or cfg.top_k
+        candidates = candidates or cfg.candidates
+        timings = {} if timings is None else timings
+        clock = time.perf_counter()
+
+        def lap(stage):
+            nonlocal clock
+            now = time.perf_counter()
+            timings[stage] = round((now - clock) * 1000, 2)
+            clock = now
+
+        bm25_all = self.bm25.scores(tokenize(query))
+        bm25_top = _top(bm25_all, candidates)
+        bm25_top = bm25_top[bm25_all[bm25_top] > 0]  # a document with no query word is no BM25 candidate
+        lap("bm25")
+        query_vector = self.embedder.embed([query])[0]
+        lap("embed_query")
+        _, dense_ids = self.index.search(query_vector[None, :], min(candidates, self.index.ntotal))
+        lap("dense")
+
+        ids = np.union1d(bm25_top, dense_ids[0][dense_ids[0] >= 0]).astype(np.int64)
+        dense = self.index.reconstruct_batch(ids) @ query_vector if len(ids) else np.zeros(0)
+        bm25 = bm25_all[ids]
+        fused = fuse(dense, bm25, float(bm25_all.max(initial=0.0)), cfg.alpha)
+        order = _top(fused, cfg.rerank_depth if self.reranker else top_k)
+        hits = [Hit(self.chunks[ids[i]], float(bm25[i]), float(dense[i]), float(fused[i])) for i in order]
+        lap("fusion")
+
+        if self.reranker and hits:
+            ce = self.reranker.score(query, [library.passage_text(h.chunk) for h in hits])
+            for hit, score in zip(hits, ce):
+                hit.ce_score = float(score)
+            hits.sort(key=lambda h: h.ce_score, reverse=True)
+            lap("rerank")
+        return hits[:top_k]

@@ -1,0 +1,111 @@
+"""Shared fixtures: fakes for the models, a small real library, and real models loaded once per session."""
+import copy
+import zlib
+
+import faiss
+import numpy as np
+import pytest
+
+from app import create_app
+from bm25 import BM25, tokenize
+from generator import Generator
+from library import chunk_documents, passage_text
+from models import Document
+from pipeline import Pipeline
+from retrieval import Retriever
+
+CORPUS = [
+    Document("fleming", "Alexander Fleming", "Alexander Fleming was a Scottish physician. He discovered penicillin in 1928."),
+    Document("everest", "Mount Everest", "Mount Everest is Earth's highest mountain above sea level. It lies in the Himalayas."),
+    Document("photosynthesis", "Photosynthesis", "Photosynthesis is how plants turn light into chemical energy. It releases oxygen."),
+    Document("rome", "Ancient Rome", "Rome was founded, by tradition, in 753 BC. It grew into an empire around the Mediterranean."),
+]
+
+
+class FakeEmbedder:
+    """Bag of hashed words: texts that share words get similar unit vectors."""
+
+    name = "fake-embedder"
+    dim = 64
+
+    def embed(self, texts, batch_size=32, progress=False):
+        vectors = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for row, text in enumerate(texts):
+            for word in tokenize(text):
+                vectors[row, zlib.crc32(word.encode()) % self.dim] += 1.0
+        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+        return vectors / np.where(norms == 0, 1, norms)
+
+
+class FakeClassifier:
+    """Always answers the label it was given."""
+
+    encoder_name = "fake-encoder"
+
+    def __init__(self, label="factual_lookup"):
+        self.label = label
+
+    def classify(self, question):
+        return self.label, 0.9
+
+
+class FakeWriter:
+    """Replays queued answers, then a fixed one; records what it was asked."""
+
+    def __init__(self, name="fake", answers=None):
+        self.name = name
+        self.answers = list(answers or [])
+        self.calls = []
+
+    def write(self, question, query_type, hits):
+        self.calls.append((question, query_type, [h.chunk.id for h in hits]))
+        return self.answers.pop(0) if self.answers else "Fleming discovered penicillin [1]."
+
+
+def make_retriever(docs=CORPUS, embedder=None, reranker=None):
+    """A Retriever over docs with real BM25 and FAISS, and the fake embedder by default."""
+    embedder = embedder or FakeEmbedder()
+    chunks = chunk_documents(docs, 1200, 200)
+    texts = [passage_text(c) for c in chunks]
+    index = faiss.IndexFlatIP(embedder.dim)
+    index.add(embedder.embed(texts))
+    return Retriever(chunks, BM25.index([tokenize(t) for t in texts]), index, embedder, reranker)
+
+
+def make_pipeline(writer=None, label="factual_lookup"):
+    """A pipeline with real retrieval and fake models."""
+    writer = writer or FakeWriter("offline")
+    generator = Generator({writer.name: writer}, writer.name)
+    info = {"embedder": "fake-embedder", "classifier": {"encoder": "fake"}, "library": {"chunks": 4}}
+    return Pipeline(FakeClassifier(label), make_retriever(), generator, info)
+
+
+@pytest.fixture
+def app():
+    return create_app({"TESTING": True}, pipeline=make_pipeline())
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture(scope="session")
+def _real_embedder():
+    from embedding import Embedder
+
+    return Embedder.load("sentence-transformers/all-MiniLM-L6-v2")
+
+
+@pytest.fixture
+def real_embedder(_real_embedder):
+    """The shipped MiniLM embedder, loaded once per session and copied per test."""
+    return copy.deepcopy(_real_embedder)
+
+
+@pytest.fixture(scope="session")
+def real_classifier():
+    """The trained query classifier shipped in query_classifier_model/ (read-only in tests)."""
+    from classifier import QueryClassifier
+
+    return QueryClassifier.load("query_classifier_model")

@@ -1,0 +1,48 @@
+"""The offline answerer: cited sentences taken verbatim from the passages, or an honest decline."""
+import re
+
+import pytest
+
+from conftest import FakeEmbedder, make_retriever
+from extractive import SENTENCES_PER_TYPE, ExtractiveWriter, cite
+from generator import CANNOT_ANSWER, Generator
+
+
+def test_cite_puts_the_marker_before_the_final_punctuation():
+    assert cite("He discovered penicillin in 1928.", 2) == "He discovered penicillin in 1928 [2]."
+    assert cite("Is it so?", 1) == "Is it so [1]?"
+    assert cite("No stop", 3) == "No stop [3]."
+
+
+def sentences_with_numbers(answer):
+    return re.findall(r"(.+?) \[(\d+)\][.!?;:]", answer)
+
+
+@pytest.mark.parametrize("embedder", ["fake", "real"])
+def test_answer_is_cited_sentences_of_the_passages(embedder, real_embedder):
+    embedder = real_embedder if embedder == "real" else FakeEmbedder()
+    retriever = make_retriever(embedder=embedder)
+    hits = retriever.search("Who discovered penicillin?", top_k=3)
+    answer = ExtractiveWriter(embedder).write("Who discovered penicillin?", "factual_lookup", hits)
+    assert "penicillin in 1928" in answer
+    parts = sentences_with_numbers(answer)
+    assert 1 <= len(parts) <= SENTENCES_PER_TYPE["factual_lookup"]
+    for body, n in parts:
+        assert body.strip() in hits[int(n) - 1].chunk.text  # verbatim, from the passage it cites
+
+
+def test_real_embedder_declines_when_the_passages_are_off_topic(real_embedder):
+    retriever = make_retriever(embedder=real_embedder)
+    question = "What is the boiling point of liquid nitrogen?"
+    hits = retriever.search(question, top_k=3)
+    assert ExtractiveWriter(real_embedder).write(question, "factual_lookup", hits) == CANNOT_ANSWER
+
+
+def test_full_answer_through_the_generator_resolves_every_citation(real_embedder):
+    retriever = make_retriever(embedder=real_embedder)
+    hits = retriever.search("When was Rome founded?", top_k=4)
+    answer = Generator({"offline": ExtractiveWriter(real_embedder)}, "offline").answer(
+        "When was Rome founded?", "factual_lookup", hits
+    )
+    assert "753 BC" in answer.text and not answer.declined and answer.invalid_citations == []
+    assert {c.passage_id for c in answer.citations} == {"rome#0"}

@@ -1,0 +1,99 @@
+"""Hybrid retrieval: the fusion formula, exact ranks on a small corpus, and the rerank stage."""
+import numpy as np
+import pytest
+
+from conftest import CORPUS, make_retriever
+from retrieval import Reranker, fuse
+
+
+def test_fuse_is_the_design_formula():
+    dense = np.array([0.5, 0.9, 0.1])
+    bm25 = np.array([10.0, 0.0, 5.0])
+    np.testing.assert_allclose(fuse(dense, bm25, 10.0, 0.6), [0.6 * 0.5 + 0.4 * 1.0, 0.6 * 0.9, 0.6 * 0.1 + 0.4 * 0.5])
+
+
+def test_fuse_without_any_bm25_match_uses_dense_only():
+    np.testing.assert_allclose(fuse(np.array([0.2, 0.4]), np.zeros(2), 0.0, 0.6), [0.12, 0.24])
+
+
+@pytest.mark.parametrize(
+    "query, first",
+    [
+        ("Who discovered penicillin?", "fleming"),
+        ("highest mountain on Earth", "everest"),
+        ("how do plants make oxygen from light", "photosynthesis"),
+        ("When was Rome founded?", "rome"),
+    ],
+)
+def test_right_passage_ranks_first(query, first):
+    hits = make_retriever().search(query, top_k=4)
+    assert hits[0].chunk.doc_id == first
+    assert [h.hybrid_score for h in hits] == sorted((h.hybrid_score for h in hits), reverse=True)
+
+
+def test_hits_carry_every_stage_score():
+    retriever = make_retriever()
+    timings = {}
+    hit = retriever.search("Who discovered penicillin?", top_k=1, timings=timings)[0]
+    bm25_all = retriever.bm25.scores(["who", "discovered", "penicillin"])
+    assert hit.bm25_score == pytest.approx(bm25_all.max())
+    assert hit.hybrid_score == pytest.approx(0.6 * hit.dense_score + 0.4 * 1.0)
+    assert hit.ce_score is None and hit.score == hit.hybrid_score
+    assert set(timings) == {"bm25", "embed_query", "dense", "fusion"}
+
+
+def test_top_k_and_candidates_bound_the_result():
+    retriever = make_retriever()
+    assert len(retriever.search("Rome", top_k=2)) == 2
+    assert len(retriever.search("Rome", top_k=10)) == len(CORPUS)  # the dense side reaches every chunk
+
+
+class ReverseReranker:
+    """Prefers the passage the fusion liked least."""
+
+    name = "reverse"
+
+    def __init__(self):
+        self.seen = []
+
+    def score(self, query, passages):
+        self.seen = passages
+        return -np.arange(len(passages), dtype=float)[::-1]
+
+
+def test_rerank_stage_reorders_the_fused_candidates():
+    reranker = ReverseReranker()
+    retriever = make_retriever(reranker=reranker)
+    plain = make_retriever().search("Who discovered penicillin?", top_k=4)
+    reranked = retriever.search("Who discovered penicillin?", top_k=4)
+    assert len(reranker.seen) == 4  # every fused candidate, up to the rerank depth
+    assert [h.chunk.id for h in reranked] == [h.chunk.id for h in plain][::-1]
+    assert all(h.ce_score is not None and h.score == h.ce_score for h in reranked)
+
+
+@pytest.fixture(scope="module")
+def tiny_cross_encoder(tmp_path_factory):
+    """A real, untrained two-layer BERT cross-encoder saved to disk, with MiniLM's tokenizer."""
+    from sentence_transformers import CrossEncoder
+    from transformers import AutoTokenizer, BertConfig, BertForSequenceClassification
+
+    from embedding import resolve_model
+
+    folder = tmp_path_factory.mktemp("tiny-ce")
+    tokenizer = AutoTokenizer.from_pretrained(resolve_model("sentence-transformers/all-MiniLM-L6-v2"))
+    config = BertConfig(vocab_size=tokenizer.vocab_size, hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
+                        intermediate_size=64, num_labels=1)
+    BertForSequenceClassification(config).save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    CrossEncoder(str(folder), device="cpu").save(str(folder))
+    return folder
+
+
+def test_real_cross_encoder_loads_by_path_and_scores_pairs(tiny_cross_encoder):
+    reranker = Reranker.load(str(tiny_cross_encoder))
+    scores = reranker.score("Who discovered penicillin?", ["Fleming discovered penicillin.", "Everest is high."])
+    assert scores.shape == (2,) and np.all(np.isfinite(scores)) and scores[0] != scores[1]
+    direct = reranker.model.predict([("Who discovered penicillin?", "Everest is high.")])
+    assert scores[1] == pytest.approx(float(np.ravel(direct)[0]), abs=1e-5)
+    hits = make_retriever(reranker=reranker).search("Who discovered penicillin?", top_k=3)
+    assert [h.ce_score for h in hits] == sorted((h.ce_score for h in hits), reverse=True)

@@ -12,6 +12,10 @@ import threading
 
 from flask import Flask
 
+from api import bp, register_error_handlers
+from cli import commands
+from pipeline import Pipeline
+
 # Models come from local folders only; a hub is never contacted unless the user says so.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -87,8 +91,6 @@ def create_app(config=None, pipeline=None) -> Flask:
         app.config.update(config)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
-    from pipeline import Pipeline
-
     loader = PipelineLoader(lambda: Pipeline.load(app.config), pipeline)
     app.extensions["rag"] = loader
     if pipeline is None and app.config["LOAD_ON_START"]:
@@ -96,9 +98,6 @@ def create_app(config=None, pipeline=None) -> Flask:
         if loader.error:
             raise SystemExit(f"Evidenz cannot start: {loader.error}")
     app.before_request(loader.start)
-
-    from api import bp, register_error_handlers
-    from cli import commands
 
     app.register_blueprint(bp)
     register_error_handlers(app)

@@ -1,7 +1,7 @@
 """Writers backed by hosted models: Anthropic Claude (`anthropic`) and Google Gemini (`google-genai`).
 
-Each sends the prompt of generator.py at temperature 0.1 with a max_tokens bound and an explicit
-timeout; retries (with backoff) happen in one layer only, the SDK's own, bounded by `retries`.
+Each sends the prompt of generator.py with a max_tokens bound and an explicit timeout (Gemini
+at temperature 0.1; the current Claude Messages API takes no temperature); retries (with backoff) happen in one layer only, the SDK's own, bounded by `retries`.
 Any failure after that becomes a ProviderError, which the Generator answers by falling back to
 the offline writer. Base URLs are configurable, which is also how the tests reach local stand-ins.
 """
@@ -34,8 +34,7 @@ class ClaudeWriter:
         try:
             message = self.client.messages.create(
                 model=self.model,
-                max_tokens=MAX_TOKENS,
-                temperature=TEMPERATURE,
+                max_tokens=MAX_TOKENS,  # no temperature: the current Messages API no longer takes one
                 system=system,
                 messages=[{"role": "user", "content": user}],
             )

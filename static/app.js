@@ -51,7 +51,8 @@ function renderAnswer(container, text, turnId, passageCount) {
   const parts = text.split(/\[(\d+)\]/);
   parts.forEach((part, i) => {
     if (i % 2 === 0) {
-      if (part) container.appendChild(document.createTextNode(part));
+      const text = i + 1 < parts.length ? part.trimEnd() : part; // no gap before a superscript marker
+      if (text) container.appendChild(document.createTextNode(text));
       return;
     }
     const n = Number(part);

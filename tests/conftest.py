@@ -109,3 +109,41 @@ def real_classifier():
     from classifier import QueryClassifier
 
     return QueryClassifier.load("query_classifier_model")
+
+
+WIKI_SAMPLE = [
+    Document("Alexander_Fleming", "Alexander Fleming", "Sir Alexander Fleming was a Scottish physician and microbiologist. "
+             "He discovered penicillin in 1928, the first antibiotic substance. He shared the 1945 Nobel Prize in "
+             "Physiology or Medicine with Howard Florey and Ernst Chain."),
+    Document("Penicillin", "Penicillin", "Penicillins are a group of antibiotics derived from Penicillium moulds. "
+             "They were among the first medications effective against bacterial infections caused by staphylococci."),
+    Document("Mount_Everest", "Mount Everest", "Mount Everest is the highest mountain on Earth above sea level. "
+             "It lies in the Himalayas on the China–Nepal border. Its height is 8,849 metres."),
+    Document("Photosynthesis", "Photosynthesis", "Photosynthesis is the process by which plants, algae and cyanobacteria "
+             "convert light energy into chemical energy. It releases oxygen as a byproduct of splitting water."),
+    Document("Ancient_Rome", "Ancient Rome", "Ancient Rome was a civilisation that began as a city on the Tiber in the "
+             "8th century BC. By tradition, Rome was founded in 753 BC. It grew into an empire around the Mediterranean."),
+    Document("Berlin_Wall", "Berlin Wall", "The Berlin Wall was a guarded barrier that divided Berlin from 1961 to 1989. "
+             "It fell on 9 November 1989, opening the border between East and West Germany."),
+    Document("Moon", "Moon", "The Moon is Earth's only natural satellite. Neil Armstrong became the first person to walk "
+             "on the Moon in 1969, during the Apollo 11 mission."),
+    Document("Mona_Lisa", "Mona Lisa", "The Mona Lisa is a half-length portrait painting by the Italian artist Leonardo "
+             "da Vinci. It hangs in the Louvre in Paris."),
+]
+
+
+@pytest.fixture(scope="session")
+def real_library(tmp_path_factory, _real_embedder):
+    """WIKI_SAMPLE indexed with the real embedder, saved as a library folder."""
+    import library
+
+    folder = tmp_path_factory.mktemp("library")
+    library.build(WIKI_SAMPLE, _real_embedder, folder, 1200, 200)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def real_app(real_library):
+    """The app as `make run` builds it: Pipeline.load with the real models on the sample library."""
+    return create_app({"TESTING": True, "LIBRARY_DIR": str(real_library), "LOAD_ON_START": True,
+                       "GEMINI_API_KEY": "", "ANTHROPIC_API_KEY": ""})

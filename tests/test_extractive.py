@@ -46,3 +46,22 @@ def test_full_answer_through_the_generator_resolves_every_citation(real_embedder
     )
     assert "753 BC" in answer.text and not answer.declined and answer.invalid_citations == []
     assert {c.passage_id for c in answer.citations} == {"rome#0"}
+
+
+def test_declines_when_the_question_names_what_no_passage_mentions():
+    retriever = make_retriever()
+    writer = ExtractiveWriter(FakeEmbedder())
+    for question in ["Who discovered penicillin in 2031?", "Who is the CEO of Evidenz?"]:
+        assert writer.write(question, "factual_lookup", retriever.search(question, top_k=4)) == CANNOT_ANSWER
+    question = "Who discovered penicillin in 1928?"  # the same question, with a year the passage has
+    assert "[1]" in writer.write(question, "factual_lookup", retriever.search(question, top_k=4))
+
+
+def test_pronoun_sentence_brings_its_subject():
+    from models import Document
+
+    docs = [Document("curie", "Marie Curie", "Marie Curie was a physicist. She won the Nobel Prize in Physics in 1903.")]
+    embedder = FakeEmbedder()
+    hits = make_retriever(docs, embedder).search("Nobel Prize Physics 1903", top_k=1)
+    answer = ExtractiveWriter(embedder).write("Nobel Prize Physics 1903", "factual_lookup", hits)
+    assert answer == "Marie Curie was a physicist [1]. She won the Nobel Prize in Physics in 1903 [1]."

@@ -63,4 +63,43 @@ def train_classifier(data: Path, encoder: str | None, pooling: str, out: Path | 
     click.echo(json.dumps(metrics, indent=2))
 
 
-commands = [ingest_default, ingest_corpus, train_classifier]
+@click.command("eval")
+@click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--mode", type=click.Choice(["bm25", "dense", "hybrid", "rerank"]), default=None,
+              help="Rank by one stage (default: the full configured pipeline).")
+@click.option("--limit", type=int, default=None, help="Evaluate a random sample of this many queries.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--split", default="test", show_default=True, help="The qrels file: qrels/<split>.tsv.")
+@click.option("--answers", is_flag=True, help="Also run the answer pipeline and score the answers.")
+@click.option("--unanswerable", is_flag=True, help="Answer with each query's gold documents removed; report abstention.")
+@click.option("--cache", default="data/cache/eval", show_default=True, type=click.Path(path_type=Path))
+@with_appcontext
+def eval_command(folder, mode, limit, seed, split, answers, unanswerable, cache):
+    """Evaluate retrieval (and answers) on a BEIR-layout FOLDER; the last line is JSON."""
+    import evaluate
+    import library
+    from pipeline import Pipeline
+
+    config = current_app.config
+    docs = library.read_corpus(folder / "corpus.jsonl")
+    queries, qrels = evaluate.read_queries(folder), evaluate.read_qrels(folder, split)
+    queries = evaluate.sample(queries, qrels, limit, seed)
+    open_library = lambda embedder: evaluate.cached_library(  # noqa: E731
+        docs, embedder, config["MAX_CHARS"], config["OVERLAP_CHARS"], cache)
+    pipeline = Pipeline.load(config, open_library)
+    result = {"queries": len(queries), **evaluate.evaluate_retrieval(pipeline.retriever, queries, qrels, mode)}
+    if answers or unanswerable:
+        result.update(evaluate.evaluate_answers(pipeline, queries, qrels, unanswerable=False))
+    if unanswerable:
+        result.update(evaluate.evaluate_answers(pipeline, queries, qrels, unanswerable=True))
+    result["config"] = {
+        "dataset": folder.name, "split": split, "mode": mode or ("rerank" if pipeline.retriever.reranker else "hybrid"),
+        "limit": limit, "seed": seed, "embedding_model": config["EMBEDDING_MODEL"],
+        "reranker": config["RERANKER_MODEL"] or None, "alpha": config["ALPHA"], "candidates": config["CANDIDATES"],
+        "rerank_depth": config["RERANK_DEPTH"], "max_chars": config["MAX_CHARS"], "overlap": config["OVERLAP_CHARS"],
+        "generator": pipeline.generator.default if answers or unanswerable else None,
+    }
+    click.echo(json.dumps(result))
+
+
+commands = [ingest_default, ingest_corpus, train_classifier, eval_command]

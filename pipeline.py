@@ -47,8 +47,11 @@ class Pipeline:
         self.info = info or {}
 
     @classmethod
-    def load(cls, config) -> "Pipeline":
-        """Build the pipeline from a config mapping (see app.py's defaults for the keys)."""
+    def load(cls, config, open_library=None) -> "Pipeline":
+        """Build the pipeline from a config mapping (see app.py's defaults for the keys).
+
+        open_library(embedder) -> (chunks, bm25, index) replaces LIBRARY_DIR when given (evaluation).
+        """
         from classifier import QueryClassifier
         from embedding import Embedder
         from extractive import ExtractiveWriter
@@ -60,7 +63,10 @@ class Pipeline:
         embedder = Embedder.load(config["EMBEDDING_MODEL"])
         reranker = Reranker.load(config["RERANKER_MODEL"]) if config["RERANKER_MODEL"] else None
         settings = RetrievalConfig(config["ALPHA"], config["CANDIDATES"], config["RERANK_DEPTH"], config["TOP_K"])
-        retriever = Retriever.load(Path(config["LIBRARY_DIR"]), embedder, reranker, settings)
+        if open_library:
+            retriever = Retriever(*open_library(embedder), embedder, reranker, settings)
+        else:
+            retriever = Retriever.load(Path(config["LIBRARY_DIR"]), embedder, reranker, settings)
         classifier = QueryClassifier.load(Path(config["CLASSIFIER_DIR"]))
 
         writers = {"offline": ExtractiveWriter(embedder)}
@@ -99,13 +105,15 @@ class Pipeline:
             "providers": sorted(self.generator.writers),
         }
 
-    def ask(self, question: str, top_k: int | None = None, provider: str | None = None) -> dict:
+    def ask(self, question: str, top_k: int | None = None, provider: str | None = None,
+            exclude_docs: frozenset = frozenset()) -> dict:
         """Answer a question with cited evidence.
 
         Args:
             question: the user's question.
             top_k: passages to retrieve and show (default: what the query type asks for).
             provider: a configured writer's name ("offline", "claude", "gemini"); default the configured one.
+            exclude_docs: document ids to leave out of retrieval (evaluation of unanswerable questions).
 
         Returns:
             The API's response body: query type, answer, citations, passages with scores, generator, timings.
@@ -118,7 +126,8 @@ class Pipeline:
         policy = QUERY_POLICIES[query_type]
         clock = time.perf_counter()
         stages: dict[str, float] = {}
-        hits = self.retriever.search(question, top_k or policy["top_k"], policy["candidates"], stages)
+        hits = self.retriever.search(question, top_k or policy["top_k"], policy["candidates"], stages,
+                                     exclude_docs=exclude_docs)
         timings["retrieve"] = round((time.perf_counter() - clock) * 1000, 2)
 
         clock = time.perf_counter()

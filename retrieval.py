@@ -17,6 +17,8 @@ from models import Hit
 
 log = logging.getLogger(__name__)
 
+MODES = ("bm25", "dense", "hybrid", "rerank")
+
 
 @dataclass
 class RetrievalConfig:
@@ -84,7 +86,8 @@ class Retriever:
         chunks, bm25, index, _ = library.load(Path(folder), embedder.name, embedder.dim)
         return cls(chunks, bm25, index, embedder, reranker, config)
 
-    def search(self, query: str, top_k: int | None = None, candidates: int | None = None, timings=None) -> list[Hit]:
+    def search(self, query: str, top_k: int | None = None, candidates: int | None = None, timings=None,
+               mode: str | None = None, exclude_docs: set[str] | frozenset = frozenset()) -> list[Hit]:
         """Find the passages that best answer query.
 
         Args:
@@ -92,13 +95,21 @@ class Retriever:
             top_k: passages to return (default: the config's).
             candidates: candidates taken from each of BM25 and dense search (default: the config's).
             timings: a dict that receives the milliseconds of each stage, if given.
+            mode: "bm25", "dense", "hybrid" or "rerank" to rank by one stage (default: the full pipeline).
+            exclude_docs: document ids whose chunks must not be returned.
 
         Returns:
-            Up to top_k hits, best first, each with its BM25, dense, fused and cross-encoder scores.
+            Up to top_k hits, best first, each with its BM25, dense, fused and cross-encoder scores
+            (a stage that a mode skips scores 0).
         """
         cfg = self.config
         top_k = top_k or cfg.top_k
         candidates = candidates or cfg.candidates
+        mode = mode or ("rerank" if self.reranker else "hybrid")
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
+        if mode == "rerank" and not self.reranker:
+            raise ValueError("mode 'rerank' needs a cross-encoder; set RERANKER_MODEL")
         timings = {} if timings is None else timings
         clock = time.perf_counter()
 
@@ -108,27 +119,36 @@ class Retriever:
             timings[stage] = round((now - clock) * 1000, 2)
             clock = now
 
-        bm25_all = self.bm25.scores(tokenize(query))
-        bm25_top = _top(bm25_all, candidates)
-        bm25_top = bm25_top[bm25_all[bm25_top] > 0]  # a document with no query word is no BM25 candidate
-        lap("bm25")
-        query_vector = self.embedder.embed([query])[0]
-        lap("embed_query")
-        _, dense_ids = self.index.search(query_vector[None, :], min(candidates, self.index.ntotal))
-        lap("dense")
+        ids = np.zeros(0, dtype=np.int64)
+        bm25_all = np.zeros(len(self.chunks))
+        if mode != "dense":
+            bm25_all = self.bm25.scores(tokenize(query))
+            bm25_top = _top(bm25_all, candidates)
+            ids = bm25_top[bm25_all[bm25_top] > 0]  # a chunk with no query word is no BM25 candidate
+            lap("bm25")
+        if mode != "bm25":
+            query_vector = self.embedder.embed([query])[0]
+            lap("embed_query")
+            _, dense_ids = self.index.search(query_vector[None, :], min(candidates, self.index.ntotal))
+            ids = np.union1d(ids, dense_ids[0][dense_ids[0] >= 0]).astype(np.int64)
+            lap("dense")
+        if exclude_docs:
+            ids = np.array([i for i in ids if self.chunks[i].doc_id not in exclude_docs], dtype=np.int64)
 
-        ids = np.union1d(bm25_top, dense_ids[0][dense_ids[0] >= 0]).astype(np.int64)
-        dense = self.index.reconstruct_batch(ids) @ query_vector if len(ids) else np.zeros(0)
+        dense = self.index.reconstruct_batch(ids) @ query_vector if mode != "bm25" and len(ids) else np.zeros(len(ids))
         bm25 = bm25_all[ids]
         fused = fuse(dense, bm25, float(bm25_all.max(initial=0.0)), cfg.alpha)
-        order = _top(fused, cfg.rerank_depth if self.reranker else top_k)
+        rank_by = {"bm25": bm25, "dense": dense}.get(mode, fused)
+        depth = cfg.rerank_depth if mode == "rerank" else 0
+        order = _top(rank_by, max(top_k, depth))
         hits = [Hit(self.chunks[ids[i]], float(bm25[i]), float(dense[i]), float(fused[i])) for i in order]
         lap("fusion")
 
-        if self.reranker and hits:
-            ce = self.reranker.score(query, [library.passage_text(h.chunk) for h in hits])
-            for hit, score in zip(hits, ce):
+        if depth and hits:  # the best `depth` fused hits are re-scored; any below them keep the fused order
+            head = hits[:depth]
+            ce = self.reranker.score(query, [library.passage_text(h.chunk) for h in head])
+            for hit, score in zip(head, ce):
                 hit.ce_score = float(score)
-            hits.sort(key=lambda h: h.ce_score, reverse=True)
+            hits = sorted(head, key=lambda h: h.ce_score, reverse=True) + hits[depth:]
             lap("rerank")
         return hits[:top_k]

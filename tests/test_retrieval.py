@@ -97,3 +97,23 @@ def test_real_cross_encoder_loads_by_path_and_scores_pairs(tiny_cross_encoder):
     assert scores[1] == pytest.approx(float(np.ravel(direct)[0]), abs=1e-5)
     hits = make_retriever(reranker=reranker).search("Who discovered penicillin?", top_k=3)
     assert [h.ce_score for h in hits] == sorted((h.ce_score for h in hits), reverse=True)
+
+
+@pytest.mark.parametrize("mode", ["bm25", "dense", "hybrid"])
+def test_each_mode_ranks_by_its_own_score(mode):
+    hits = make_retriever().search("Rome was founded in Italy by tradition", top_k=4, mode=mode)
+    key = {"bm25": "bm25_score", "dense": "dense_score", "hybrid": "hybrid_score"}[mode]
+    scores = [getattr(h, key) for h in hits]
+    assert scores == sorted(scores, reverse=True) and hits[0].chunk.doc_id == "rome"
+    if mode == "bm25":
+        assert all(h.dense_score == 0 for h in hits)  # the dense stage was skipped
+
+
+def test_rerank_mode_without_a_cross_encoder_is_refused():
+    with pytest.raises(ValueError, match="RERANKER_MODEL"):
+        make_retriever().search("Rome", mode="rerank")
+
+
+def test_excluded_documents_are_never_returned():
+    hits = make_retriever().search("Who discovered penicillin?", top_k=4, exclude_docs={"fleming"})
+    assert hits and "fleming" not in {h.chunk.doc_id for h in hits}

@@ -1,0 +1,130 @@
+"""Evaluation on a BEIR-layout folder: retrieval metrics per mode and, optionally, answer quality.
+
+The folder's corpus is indexed with the configured embedder and chunking into a cache keyed by
+corpus hash plus configuration, so a second run starts at once. A document split into several
+chunks counts as retrieved at the rank of its best chunk. `--unanswerable` leaves each query's
+gold documents out of retrieval (they stay in the BM25 statistics, a negligible difference) and
+measures how often the answerer declines, as an honest one should.
+"""
+import hashlib
+import json
+import logging
+import random
+import sys
+import time
+from pathlib import Path
+
+from tqdm import tqdm
+
+import library
+from metrics import contains_gold, f1_score, mrr_at_k, ndcg_at_k, percentile, recall_at_k
+
+log = logging.getLogger(__name__)
+
+DEPTH = 100  # documents ranked per query: enough for recall@100
+
+
+def read_queries(folder: Path) -> list[dict]:
+    """Queries of queries.jsonl as {"id", "text", "answers"}."""
+    queries = []
+    with open(folder / "queries.jsonl", encoding="utf-8") as lines:
+        for line in lines:
+            if line.strip():
+                row = json.loads(line)
+                answers = (row.get("metadata") or {}).get("answers", [])
+                queries.append({"id": str(row["_id"]), "text": row["text"], "answers": answers})
+    return queries
+
+
+def read_qrels(folder: Path, split: str = "test") -> dict[str, dict[str, int]]:
+    """query id -> {document id: relevance} from qrels/<split>.tsv (header line first)."""
+    path = folder / "qrels" / f"{split}.tsv"
+    if not path.exists():
+        raise FileNotFoundError(f"{path} not found; choose a split that {folder}/qrels/ has with --split")
+    qrels: dict[str, dict[str, int]] = {}
+    for line in path.read_text(encoding="utf-8").splitlines()[1:]:
+        if line.strip():
+            query, doc, score = line.split("\t")
+            qrels.setdefault(query, {})[doc] = int(score)
+    return qrels
+
+
+def cached_library(docs, embedder, max_chars: int, overlap: int, cache_root: Path):
+    """(chunks, bm25, index) of docs, built once per corpus and configuration."""
+    key = json.dumps([library.content_hash(docs), embedder.name, max_chars, overlap, library.FORMAT_VERSION])
+    folder = cache_root / hashlib.sha256(key.encode()).hexdigest()[:16]
+    try:
+        return library.load(folder, embedder.name, embedder.dim)[:3]
+    except library.LibraryError:
+        print(f"indexing {len(docs):,} documents into {folder}/ (cached for next time)", file=sys.stderr)
+        return library.build(docs, embedder, folder, max_chars, overlap, progress=True)[:3]
+
+
+def doc_ranking(hits) -> list[str]:
+    """Document ids in the order of their best chunk."""
+    seen: dict[str, None] = {}
+    for hit in hits:
+        seen.setdefault(hit.chunk.doc_id, None)
+    return list(seen)
+
+
+def sample(queries: list[dict], qrels: dict, limit: int | None, seed: int) -> list[dict]:
+    """The judged queries, or a seeded random sample of limit of them."""
+    judged = [q for q in queries if any(g > 0 for g in qrels.get(q["id"], {}).values())]
+    if limit and limit < len(judged):
+        judged = random.Random(seed).sample(judged, limit)
+    return judged
+
+
+def evaluate_retrieval(retriever, queries: list[dict], qrels: dict, mode: str | None) -> dict:
+    """nDCG@10, recall@5/10/100, MRR@10 and latency of the retriever in mode."""
+    totals = {"ndcg@10": 0.0, "recall@5": 0.0, "recall@10": 0.0, "recall@100": 0.0, "mrr@10": 0.0}
+    latencies = []
+    chunks_needed = 2 * DEPTH  # a document may have several chunks among the best
+    for query in tqdm(queries, desc=f"retrieval ({mode or 'default'})", file=sys.stderr):
+        started = time.perf_counter()
+        hits = retriever.search(query["text"], top_k=chunks_needed, candidates=max(chunks_needed, retriever.config.candidates), mode=mode)
+        latencies.append((time.perf_counter() - started) * 1000)
+        ranking, judged = doc_ranking(hits)[:DEPTH], qrels[query["id"]]
+        totals["ndcg@10"] += ndcg_at_k(ranking, judged, 10)
+        totals["mrr@10"] += mrr_at_k(ranking, judged, 10)
+        for k in (5, 10, 100):
+            totals[f"recall@{k}"] += recall_at_k(ranking, judged, k)
+    n = max(1, len(queries))
+    return {
+        **{name: round(value / n, 4) for name, value in totals.items()},
+        "latency_ms_p50": round(percentile(latencies, 50), 2),
+        "latency_ms_p95": round(percentile(latencies, 95), 2),
+    }
+
+
+def evaluate_answers(pipeline, queries: list[dict], qrels: dict, unanswerable: bool) -> dict:
+    """Answer quality of the whole pipeline; with unanswerable, gold documents are left out of retrieval."""
+    answered = contains = f1 = hits_gold = 0.0
+    valid = given = 0
+    for query in tqdm(queries, desc="answers" + (" (gold removed)" if unanswerable else ""), file=sys.stderr):
+        gold_docs = frozenset(d for d, g in qrels[query["id"]].items() if g > 0)
+        result = pipeline.ask(query["text"], exclude_docs=gold_docs if unanswerable else frozenset())
+        valid += len(result["citations"])
+        given += len(result["citations"]) + len(result["invalid_citations"])
+        if result["declined"]:
+            continue
+        answered += 1
+        contains += contains_gold(result["answer"], query["answers"]) if query["answers"] else 0
+        f1 += f1_score(result["answer"], query["answers"]) if query["answers"] else 0
+        passages = {p["id"]: p["doc_id"] for p in result["passages"]}
+        hits_gold += any(passages[c["passage_id"]] in gold_docs for c in result["citations"])
+    n = max(1, len(queries))
+    prefix = "unanswerable_" if unanswerable else ""
+    metrics = {
+        f"{prefix}abstain_rate": round(1 - answered / n, 4),
+        f"{prefix}answered_rate": round(answered / n, 4),
+        f"{prefix}citation_valid": round(valid / given, 4) if given else 1.0,
+    }
+    if not unanswerable:
+        metrics.update({
+            "answer_contains_gold": round(contains / n, 4),
+            "answer_f1": round(f1 / n, 4),
+            "citation_hits_gold": round(hits_gold / max(1, answered), 4),
+        })
+    return metrics

@@ -1,12 +1,12 @@
 """Okapi BM25 over a sparse term-by-document weight matrix, plus the tokenizer it uses.
 
 Scores equal rank_bm25's `BM25Okapi` on the same tokens (same idf, epsilon floor and length
-normalisation), but every term's per-document weight is computed once at index time, so a query
-costs one sparse row sum per query token instead of a pass over every document.
+normalisation), but every term's per-document weight is computed once at index time (vectorised,
+one sort of all (term, document) pairs), so a query costs one sparse row sum per query token
+instead of a pass over every document.
 Does not: stem, drop stop words or analyse Hebrew prefixes; the tokenizer only splits and folds case.
 """
 import json
-import math
 from pathlib import Path
 
 import numpy as np
@@ -36,34 +36,29 @@ class BM25:
     @classmethod
     def index(cls, corpus: list[list[str]], k1: float = 1.5, b: float = 0.75, epsilon: float = 0.25) -> "BM25":
         """Build the index from tokenized documents, with rank_bm25's defaults."""
-        n_docs = len(corpus)
-        doc_len = np.array([len(doc) for doc in corpus], dtype=np.float64)
-        avgdl = doc_len.sum() / n_docs if n_docs else 0.0
-        postings: dict[str, tuple[list[int], list[int]]] = {}
-        for doc_id, doc in enumerate(corpus):
-            counts: dict[str, int] = {}
-            for token in doc:
-                counts[token] = counts.get(token, 0) + 1
-            for token, tf in counts.items():
-                docs, tfs = postings.setdefault(token, ([], []))
-                docs.append(doc_id)
-                tfs.append(tf)
+        vocab: dict[str, int] = {}
+        term_ids = np.fromiter((vocab.setdefault(t, len(vocab)) for doc in corpus for t in doc), dtype=np.int64)
+        lengths = np.fromiter((len(doc) for doc in corpus), dtype=np.int64, count=len(corpus))
+        return cls.from_ids(term_ids, lengths, vocab, k1, b, epsilon)
 
+    @classmethod
+    def from_ids(cls, term_ids: np.ndarray, lengths: np.ndarray, vocab: dict[str, int],
+                 k1: float = 1.5, b: float = 0.75, epsilon: float = 0.25) -> "BM25":
+        """Build from the concatenated term ids of all documents and each document's length."""
+        n_docs, n_terms = len(lengths), len(vocab)
+        doc_of = np.repeat(np.arange(n_docs, dtype=np.int64), lengths)
+        pairs, tf = np.unique(term_ids * max(n_docs, 1) + doc_of, return_counts=True)  # sorted by term, then doc
+        terms, docs = pairs // max(n_docs, 1), pairs % max(n_docs, 1)
+        df = np.bincount(terms, minlength=n_terms)
         # rank_bm25: idf = log((N - n + .5) / (n + .5)); negative ones become epsilon * mean idf.
-        idf = {t: math.log(n_docs - len(d) + 0.5) - math.log(len(d) + 0.5) for t, (d, _) in postings.items()}
-        floor = epsilon * (sum(idf.values()) / len(idf)) if idf else 0.0
-        idf = {t: (floor if v < 0 else v) for t, v in idf.items()}
-
-        vocab = {t: i for i, t in enumerate(sorted(postings))}
-        indptr, indices, data = [0], [], []
-        norm = k1 * (1 - b + b * doc_len / avgdl) if n_docs else doc_len
-        for term in vocab:
-            docs, tfs = postings[term]
-            tf = np.array(tfs, dtype=np.float64)
-            indices.extend(docs)
-            data.extend(idf[term] * tf * (k1 + 1) / (tf + norm[docs]))
-            indptr.append(len(indices))
-        return cls(vocab, indptr, indices, data, n_docs, {"k1": k1, "b": b, "epsilon": epsilon})
+        idf = np.log(n_docs - df + 0.5) - np.log(df + 0.5)
+        idf = np.where(idf < 0, epsilon * idf.mean(), idf) if n_terms else idf
+        avgdl = lengths.sum() / n_docs if n_docs else 1.0
+        norm = k1 * (1 - b + b * lengths / avgdl)
+        tf = tf.astype(np.float64)
+        data = idf[terms] * tf * (k1 + 1) / (tf + norm[docs])
+        indptr = np.concatenate([[0], np.cumsum(df)])
+        return cls(vocab, indptr, docs, data, n_docs, {"k1": k1, "b": b, "epsilon": epsilon})
 
     def scores(self, query: list[str]) -> np.ndarray:
         """BM25 score of every document for the tokenized query (repeated tokens count again)."""

@@ -102,4 +102,31 @@ def eval_command(folder, mode, limit, seed, split, answers, unanswerable, cache)
     click.echo(json.dumps(result))
 
 
-commands = [ingest_default, ingest_corpus, train_classifier, eval_command]
+@click.command("bench")
+@click.option("--sizes", default="10000,100000,1000000", show_default=True, help="Corpus sizes in chunks, comma-separated.")
+@click.option("--queries", default=50, show_default=True, help="Queries per measurement.")
+@click.option("--no-compare", is_flag=True, help="Skip rank_bm25 (slow and memory-hungry at 1M chunks).")
+@click.option("--worker-chunks", default=100_000, show_default=True, help="Index size for the worker memory figure.")
+@with_appcontext
+def bench_command(sizes: str, queries: int, no_compare: bool, worker_chunks: int):
+    """Per-stage latency, build time, memory, and BM25 against rank_bm25; the last line is JSON."""
+    import benchmark
+    from embedding import Embedder, resolve_model
+    from extractive import ExtractiveWriter
+
+    config = current_app.config
+    embedder = Embedder.load(config["EMBEDDING_MODEL"])
+    report = benchmark.run([int(s) for s in sizes.split(",")], embedder, ExtractiveWriter(embedder),
+                           resolve_model(config["EMBEDDING_MODEL"]), queries, not no_compare)
+    report["worker"] = benchmark.worker_memory(worker_chunks, config["EMBEDDING_MODEL"], config["CLASSIFIER_DIR"])
+    for size, figures in report["sizes"].items():
+        click.echo(f"{int(size):>9,} chunks: BM25 {figures['bm25_p50_ms']:.1f} ms"
+                   + (f" ({figures['bm25_speedup_vs_rank_bm25']}x rank_bm25, max diff {figures['bm25_max_abs_diff']:.1e})"
+                      if "bm25_speedup_vs_rank_bm25" in figures else "")
+                   + f", FAISS flat {figures['faiss_flat_p50_ms']:.1f} ms, HNSW {figures['faiss_hnsw_p50_ms']:.1f} ms"
+                   f" (recall@10 {figures['faiss_hnsw_recall@10']})")
+    click.echo(f"worker with models and {worker_chunks:,} chunks: {report['worker']['rss_mb']:.0f} MB RSS")
+    click.echo(json.dumps(report))
+
+
+commands = [ingest_default, ingest_corpus, train_classifier, eval_command, bench_command]

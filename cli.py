@@ -129,4 +129,24 @@ def bench_command(sizes: str, queries: int, no_compare: bool, worker_chunks: int
     click.echo(json.dumps(report))
 
 
-commands = [ingest_default, ingest_corpus, train_classifier, eval_command, bench_command]
+@click.command("train-reranker")
+@click.option("--set", "sets", multiple=True, default=["../shared/data/squad-dev"], show_default=True,
+              type=click.Path(exists=True, file_okay=False, path_type=Path), help="BEIR folder to train on (repeatable).")
+@click.option("--base", default=None, help="Encoder id or path (default: EMBEDDING_MODEL).")
+@click.option("--out", default="reranker_model", show_default=True, type=click.Path(path_type=Path))
+@click.option("--queries", default=2000, show_default=True, help="Questions per set.")
+@click.option("--negatives", default=3, show_default=True, help="BM25 hard negatives per question.")
+@click.option("--layers", default=None, type=int, help="Keep only the first N encoder layers (faster).")
+@click.option("--max-length", default=256, show_default=True)
+@click.option("--epochs", default=1, show_default=True)
+@with_appcontext
+def train_reranker(sets, base, out, queries, negatives, layers, max_length, epochs):
+    """Train a cross-encoder from a shipped encoder on question-passage pairs with BM25 hard negatives."""
+    from train_reranker import train
+
+    card = train(list(sets), base or current_app.config["EMBEDDING_MODEL"], out, queries, negatives, layers,
+                 max_length, epochs)
+    click.echo(json.dumps(card))
+
+
+commands = [ingest_default, ingest_corpus, train_classifier, eval_command, bench_command, train_reranker]

@@ -40,12 +40,15 @@ class Reranker:
     @classmethod
     def load(cls, name: str) -> "Reranker":
         """Load a cross-encoder by id or local path."""
+        import torch
         from sentence_transformers import CrossEncoder
 
         from embedding import load_sentence_transformer
 
         log.info("loading cross-encoder %s", name)
-        return cls(load_sentence_transformer(name, cls=CrossEncoder), name)
+        # weights may ship in fp16 to stay small; CPUs compute fp32 much faster
+        model = load_sentence_transformer(name, cls=CrossEncoder, model_kwargs={"dtype": torch.float32})
+        return cls(model, name)
 
     def score(self, query: str, passages: list[str]) -> np.ndarray:
         """Relevance of each passage to the query (higher is better)."""

@@ -1,5 +1,6 @@
 """Shared fixtures: fakes for the models, a small real library, and real models loaded once per session."""
 import copy
+import json
 import zlib
 
 import faiss
@@ -147,3 +148,43 @@ def real_app(real_library):
     """The app as `make run` builds it: Pipeline.load with the real models on the sample library."""
     return create_app({"TESTING": True, "LIBRARY_DIR": str(real_library), "LOAD_ON_START": True,
                        "GEMINI_API_KEY": "", "ANTHROPIC_API_KEY": ""})
+
+
+@pytest.fixture(scope="session")
+def tiny_bert(tmp_path_factory):
+    """A real two-layer BERT with random weights and MiniLM's tokenizer, saved to disk (fast to load and train)."""
+    from transformers import AutoTokenizer, BertConfig, BertModel
+
+    from embedding import resolve_model
+
+    folder = tmp_path_factory.mktemp("tiny-bert")
+    tokenizer = AutoTokenizer.from_pretrained(resolve_model("sentence-transformers/all-MiniLM-L6-v2"))
+    config = BertConfig(vocab_size=tokenizer.vocab_size, hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
+                        intermediate_size=64)
+    BertModel(config).save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return str(folder)
+
+
+QUERIES = [
+    ("q1", "Who discovered penicillin?", "Alexander_Fleming", ["Alexander Fleming"]),
+    ("q2", "What is the highest mountain on Earth?", "Mount_Everest", ["Mount Everest"]),
+    ("q3", "When was Rome founded?", "Ancient_Rome", ["753 BC"]),
+    ("q4", "When did the Berlin Wall fall?", "Berlin_Wall", ["9 November 1989"]),
+]
+
+
+@pytest.fixture
+def beir(tmp_path):
+    """WIKI_SAMPLE as a BEIR folder, with QUERIES and their qrels."""
+    folder = tmp_path / "tiny-beir"
+    (folder / "qrels").mkdir(parents=True)
+    with open(folder / "corpus.jsonl", "w") as out:
+        for doc in WIKI_SAMPLE:
+            out.write(json.dumps({"_id": doc.id, "title": doc.title, "text": doc.text}) + "\n")
+    with open(folder / "queries.jsonl", "w") as out:
+        for qid, text, _, answers in QUERIES:
+            out.write(json.dumps({"_id": qid, "text": text, "metadata": {"answers": answers}}) + "\n")
+    lines = ["query-id\tcorpus-id\tscore"] + [f"{qid}\t{doc}\t1" for qid, _, doc, _ in QUERIES]
+    (folder / "qrels" / "test.tsv").write_text("\n".join(lines) + "\n")
+    return folder

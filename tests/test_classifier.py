@@ -8,27 +8,11 @@ from classifier import LABELS, QueryClassifier
 from train_classifier import accuracy, read_questions
 
 
-@pytest.fixture(scope="module")
-def tiny_encoder(tmp_path_factory):
-    """A real two-layer BERT encoder with random weights and MiniLM's tokenizer, saved to disk."""
-    from transformers import AutoTokenizer, BertConfig, BertModel
-
-    from embedding import resolve_model
-
-    folder = tmp_path_factory.mktemp("tiny-encoder")
-    tokenizer = AutoTokenizer.from_pretrained(resolve_model("sentence-transformers/all-MiniLM-L6-v2"))
-    config = BertConfig(vocab_size=tokenizer.vocab_size, hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
-                        intermediate_size=64)
-    BertModel(config).save_pretrained(folder)
-    tokenizer.save_pretrained(folder)
-    return str(folder)
-
-
 @pytest.mark.parametrize("fmt, filename", [("safetensors", "model.safetensors"), ("bin", "pytorch_model.bin")])
 @pytest.mark.parametrize("frozen", [True, False])
-def test_saved_classifier_loads_from_either_weight_format(tmp_path, tiny_encoder, fmt, filename, frozen):
+def test_saved_classifier_loads_from_either_weight_format(tmp_path, tiny_bert, fmt, filename, frozen):
     torch.manual_seed(0)
-    model = QueryClassifier.from_encoder(tiny_encoder, pooling="first_token")
+    model = QueryClassifier.from_encoder(tiny_bert, pooling="first_token")
     torch.nn.init.normal_(model.classifier.weight)
     if not frozen:
         torch.nn.init.normal_(model.encoder.embeddings.word_embeddings.weight)  # a fine-tuned encoder is saved too
@@ -44,8 +28,8 @@ def test_saved_classifier_loads_from_either_weight_format(tmp_path, tiny_encoder
     assert label in LABELS and 0.25 <= confidence <= 1.0
 
 
-def test_missing_weights_say_how_to_train(tmp_path, tiny_encoder):
-    QueryClassifier.from_encoder(tiny_encoder).save(tmp_path)
+def test_missing_weights_say_how_to_train(tmp_path, tiny_bert):
+    QueryClassifier.from_encoder(tiny_bert).save(tmp_path)
     (tmp_path / "model.safetensors").unlink()
     with pytest.raises(FileNotFoundError, match="train-classifier"):
         QueryClassifier.load(tmp_path)
@@ -53,10 +37,10 @@ def test_missing_weights_say_how_to_train(tmp_path, tiny_encoder):
         QueryClassifier.load(tmp_path / "nowhere")
 
 
-def test_weights_of_another_model_are_refused(tmp_path, tiny_encoder):
+def test_weights_of_another_model_are_refused(tmp_path, tiny_bert):
     from safetensors.torch import save_file
 
-    QueryClassifier.from_encoder(tiny_encoder).save(tmp_path)
+    QueryClassifier.from_encoder(tiny_bert).save(tmp_path)
     save_file({"something.else": torch.zeros(2)}, str(tmp_path / "model.safetensors"))
     with pytest.raises(ValueError, match="does not hold weights"):
         QueryClassifier.load(tmp_path)

@@ -4,30 +4,6 @@ import json
 import pytest
 
 from app import create_app
-from conftest import WIKI_SAMPLE
-
-QUERIES = [
-    ("q1", "Who discovered penicillin?", "Alexander_Fleming", ["Alexander Fleming"]),
-    ("q2", "What is the highest mountain on Earth?", "Mount_Everest", ["Mount Everest"]),
-    ("q3", "When was Rome founded?", "Ancient_Rome", ["753 BC"]),
-    ("q4", "When did the Berlin Wall fall?", "Berlin_Wall", ["9 November 1989"]),
-]
-
-
-@pytest.fixture
-def beir(tmp_path):
-    folder = tmp_path / "tiny-beir"
-    (folder / "qrels").mkdir(parents=True)
-    with open(folder / "corpus.jsonl", "w") as out:
-        for doc in WIKI_SAMPLE:
-            out.write(json.dumps({"_id": doc.id, "title": doc.title, "text": doc.text}) + "\n")
-    with open(folder / "queries.jsonl", "w") as out:
-        for qid, text, _, answers in QUERIES:
-            out.write(json.dumps({"_id": qid, "text": text, "metadata": {"answers": answers}}) + "\n")
-    lines = ["query-id\tcorpus-id\tscore"] + [f"{qid}\t{doc}\t1" for qid, _, doc, _ in QUERIES]
-    (folder / "qrels" / "test.tsv").write_text("\n".join(lines) + "\n")
-    return folder
-
 
 def run_eval(tmp_path, *args):
     app = create_app({"TESTING": True})

@@ -72,20 +72,12 @@ def test_rerank_stage_reorders_the_fused_candidates():
 
 
 @pytest.fixture(scope="module")
-def tiny_cross_encoder(tmp_path_factory):
-    """A real, untrained two-layer BERT cross-encoder saved to disk, with MiniLM's tokenizer."""
+def tiny_cross_encoder(tiny_bert, tmp_path_factory):
+    """A real, untrained cross-encoder on the tiny BERT, saved as sentence-transformers saves one."""
     from sentence_transformers import CrossEncoder
-    from transformers import AutoTokenizer, BertConfig, BertForSequenceClassification
-
-    from embedding import resolve_model
 
     folder = tmp_path_factory.mktemp("tiny-ce")
-    tokenizer = AutoTokenizer.from_pretrained(resolve_model("sentence-transformers/all-MiniLM-L6-v2"))
-    config = BertConfig(vocab_size=tokenizer.vocab_size, hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
-                        intermediate_size=64, num_labels=1)
-    BertForSequenceClassification(config).save_pretrained(folder)
-    tokenizer.save_pretrained(folder)
-    CrossEncoder(str(folder), device="cpu").save(str(folder))
+    CrossEncoder(tiny_bert, num_labels=1, device="cpu").save(str(folder))
     return folder
 
 

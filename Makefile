@@ -37,7 +37,8 @@ library: install
 	@[ -f data/library/manifest.json ] || $(FLASK) ingest-default
 
 chromium:
-	@command -v chromium >/dev/null || ($(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium)
+	@(command -v chromium >/dev/null && [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]) || \
+		($(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium fonts-dejavu-core)
 
 clean-library:
 	rm -rf data/library data/downloads

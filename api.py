@@ -9,7 +9,9 @@ from werkzeug.exceptions import HTTPException
 
 MAX_QUESTION_CHARS = 2000
 TOP_K_MIN, TOP_K_MAX = 1, 20
-QUERY_FIELDS = ("question", "top_k", "provider")
+QUERY_FIELDS = ("question", "top_k", "provider", "filters")
+FILTER_FIELDS = ("document_ids", "language", "work", "tier", "community")
+MAX_FILTER_IDS = 200
 
 # The page loads its script and style from this origin only and never runs inline code.
 CONTENT_SECURITY_POLICY = (
@@ -62,7 +64,26 @@ def validate_query(body, providers: list[str]) -> dict:
     provider = body.get("provider")
     if provider is not None and (not isinstance(provider, str) or provider not in providers):
         raise ApiError(f'"provider" must be one of the configured providers: {", ".join(providers)}.')
-    return {"question": question, "top_k": top_k, "provider": provider}
+    return {"question": question, "top_k": top_k, "provider": provider, "filters": validate_filters(body.get("filters"))}
+
+
+def validate_filters(filters) -> dict | None:
+    """Check the optional "filters" object of a query."""
+    if filters is None:
+        return None
+    example = '{"document_ids": ["my-book"], "language": "he", "work": "...", "tier": "canonical", "community": "..."}'
+    if not isinstance(filters, dict):
+        raise ApiError(f'"filters" must be an object such as {example}.')
+    unknown = sorted(set(filters) - set(FILTER_FIELDS))
+    if unknown:
+        raise ApiError(f"Unknown filter(s): {', '.join(unknown)}. Allowed filters: {', '.join(FILTER_FIELDS)}.")
+    ids = filters.get("document_ids")
+    if ids is not None and (not isinstance(ids, list) or not all(isinstance(i, str) for i in ids) or len(ids) > MAX_FILTER_IDS):
+        raise ApiError(f'"filters.document_ids" must be a list of at most {MAX_FILTER_IDS} document ids (strings).')
+    for field in FILTER_FIELDS[1:]:
+        if filters.get(field) is not None and not isinstance(filters[field], str):
+            raise ApiError(f'"filters.{field}" must be a string.')
+    return {k: v for k, v in filters.items() if v is not None} or None
 
 
 @bp.get("/")
@@ -104,9 +125,11 @@ def register_error_handlers(app) -> None:
     def http_error(e: HTTPException):
         """404, 405, 413 and the rest of werkzeug's errors, as JSON."""
         messages = {
-            404: f"Not found: {request.path}. The API has GET /api/health and POST /api/query.",
+            404: f"Not found: {request.path}. See README for the API (/api/health, /api/query, /api/documents ...).",
             405: f"{request.method} is not allowed on {request.path}.",
-            413: f"The request body is larger than {app.config['MAX_CONTENT_LENGTH']:,} bytes.",
+            413: f"The request body is larger than the limit of {request.max_content_length:,} bytes"
+                 + (" for an upload; split the file or raise MAX_UPLOAD_BYTES." if request.path.startswith("/api/documents")
+                    else "."),
         }
         return {"error": messages.get(e.code, e.description or e.name)}, e.code
 

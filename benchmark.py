@@ -136,8 +136,8 @@ def bench_rerank(model_path: str, log) -> dict:
                 torch.set_num_threads(threads)
                 for depth in (32, 16):
                     pairs = [(query, passage)] * depth
-                    model.predict(pairs[:2])  # warm up
-                    run = timed(lambda _: model.predict(pairs, batch_size=32), range(3))
+                    model.predict(pairs[:2], show_progress_bar=False)  # warm up
+                    run = timed(lambda _: model.predict(pairs, batch_size=32, show_progress_bar=False), range(3))
                     key = f"rerank_{precision}_len{max_length}_threads{threads}_depth{depth}_ms"
                     results[key] = run["p50_ms"]
                     log(f"  {key}: {run['p50_ms']:.0f}")

@@ -3,6 +3,7 @@
 These are the only places that print; everything else logs.
 """
 import json
+import os
 import time
 from pathlib import Path
 
@@ -21,10 +22,10 @@ def _build_library(corpus: Path) -> None:
     docs = library.read_corpus(corpus)
     click.echo(f"Indexing {len(docs):,} documents from {corpus} into {config['LIBRARY_DIR']}/ ...")
     embedder = Embedder.load(config["EMBEDDING_MODEL"])
-    _, _, _, manifest = library.build(
+    built = library.build(
         docs, embedder, Path(config["LIBRARY_DIR"]), config["MAX_CHARS"], config["OVERLAP_CHARS"], progress=True
     )
-    click.echo(f"Built {manifest['chunks']:,} chunks in {time.perf_counter() - started:.0f} s.")
+    click.echo(f"Built {len(built.view.chunks):,} chunks in {time.perf_counter() - started:.0f} s.")
 
 
 @click.command("ingest-default")
@@ -46,6 +47,46 @@ def ingest_default():
 def ingest_corpus(corpus: Path):
     """Index a BEIR-style corpus.jsonl (_id, title, text) as the library, replacing the current one."""
     _build_library(corpus)
+
+
+@click.command("ingest")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--title", help="Title (default: the file's own, else its name).")
+@click.option("--author")
+@click.option("--language", help="e.g. he, en (default: detected).")
+@click.option("--work", help="The work citations name, e.g. 'Shulchan Arukh, Orach Chayim' (default: the title).")
+@click.option("--tier", help="canonical, apocrypha, academic, private ...")
+@click.option("--community")
+@with_appcontext
+def ingest(paths, **metadata):
+    """Add files or folders (PDF, DOCX, HTML, TXT, Markdown, JSON) to the library, replacing changed ones."""
+    from embedding import Embedder
+    from jobs import Ingestor
+    from library import Library
+    from parsers import ALLOWED
+
+    config = current_app.config
+    library = Library.open(Path(config["LIBRARY_DIR"]), Embedder.load(config["EMBEDDING_MODEL"]), create=True)
+    ingestor = Ingestor(library)
+    files = [f for p in paths for f in ([p] if p.is_file() else sorted(p.rglob("*")))
+             if f.is_file() and f.suffix.casefold() in ALLOWED]
+    if not files:
+        raise click.UsageError(f"no files with an accepted extension ({', '.join(sorted(ALLOWED))}) in {', '.join(map(str, paths))}")
+    options = {k: v for k, v in metadata.items() if v}
+    failed = 0
+    for path in files:
+        job = ingestor.submit_file(path, path.name, options)
+        claimed = library.store.claim_job(os.getpid(), job.id)
+        if claimed:  # else a running server's worker took it first: wait for it
+            ingestor.run(claimed)
+        while (job := library.store.job(job.id)).status in ("queued", "running"):
+            time.sleep(0.5)
+        failed += job.status == "failed"
+        detail = job.error if job.status == "failed" else f"{job.stage}, {job.total} chunks"
+        click.echo(f"{path}: {job.document_id}: {job.status} ({detail})" + "".join(f"\n  warning: {w}" for w in job.warnings))
+    click.echo(f"Library: {library.store.stats()['documents']:,} documents, {library.store.stats()['chunks']:,} chunks.")
+    if failed:
+        raise SystemExit(1)
 
 
 @click.command("train-classifier")
@@ -136,17 +177,19 @@ def bench_command(sizes: str, queries: int, no_compare: bool, worker_chunks: int
 @click.option("--out", default="reranker_model", show_default=True, type=click.Path(path_type=Path))
 @click.option("--queries", default=2000, show_default=True, help="Questions per set.")
 @click.option("--negatives", default=3, show_default=True, help="BM25 hard negatives per question.")
+@click.option("--random-negatives", default=1, show_default=True, help="Random (easy) negatives per question.")
+@click.option("--lr", default=5e-5, show_default=True)
 @click.option("--layers", default=None, type=int, help="Keep only the first N encoder layers (faster).")
 @click.option("--max-length", default=256, show_default=True)
 @click.option("--epochs", default=1, show_default=True)
 @with_appcontext
-def train_reranker(sets, base, out, queries, negatives, layers, max_length, epochs):
+def train_reranker(sets, base, out, queries, negatives, random_negatives, lr, layers, max_length, epochs):
     """Train a cross-encoder from a shipped encoder on question-passage pairs with BM25 hard negatives."""
     from train_reranker import train
 
     card = train(list(sets), base or current_app.config["EMBEDDING_MODEL"], out, queries, negatives, layers,
-                 max_length, epochs)
+                 max_length, epochs, lr=lr, random_negatives=random_negatives)
     click.echo(json.dumps(card))
 
 
-commands = [ingest_default, ingest_corpus, train_classifier, eval_command, bench_command, train_reranker]
+commands = [ingest_default, ingest_corpus, ingest, train_classifier, eval_command, bench_command, train_reranker]

@@ -50,14 +50,14 @@ def read_qrels(folder: Path, split: str = "test") -> dict[str, dict[str, int]]:
 
 
 def cached_library(docs, embedder, max_chars: int, overlap: int, cache_root: Path):
-    """(chunks, bm25, index) of docs, built once per corpus and configuration."""
+    """The library of docs, built once per corpus and configuration."""
     key = json.dumps([library.content_hash(docs), embedder.name, max_chars, overlap, library.FORMAT_VERSION])
     folder = cache_root / hashlib.sha256(key.encode()).hexdigest()[:16]
     try:
-        return library.load(folder, embedder.name, embedder.dim)[:3]
+        return library.load(folder, embedder)
     except library.LibraryError:
         print(f"indexing {len(docs):,} documents into {folder}/ (cached for next time)", file=sys.stderr)
-        return library.build(docs, embedder, folder, max_chars, overlap, progress=True)[:3]
+        return library.build(docs, embedder, folder, max_chars, overlap, progress=True)
 
 
 def doc_ranking(hits) -> list[str]:

@@ -24,6 +24,51 @@ class Chunk:
     text: str
     start: int  # character offsets of the passage in its document's text
     end: int
+    section_path: tuple[str, ...] = ()  # e.g. ("סימן ב", "סעיף ג") or ("Chapter 3",)
+    ref: str | None = None  # canonical reference, e.g. "Shulchan Arukh, Orach Chayim 2:3"
+    parent_ref: str | None = None  # the enclosing section's reference, e.g. "Shulchan Arukh, Orach Chayim 2"
+
+
+@dataclass
+class DocumentInfo:
+    """A document of the library as stored: its metadata, not its text."""
+
+    id: str
+    title: str
+    format: str
+    content_hash: str
+    author: str | None = None
+    language: str | None = None
+    work: str | None = None  # the work a citation names, e.g. "Shulchan Arukh, Orach Chayim"
+    tier: str | None = None  # canonical, apocrypha, academic, private ...
+    community: str | None = None
+    filename: str | None = None  # the user's file name, for display only
+    status: str = "ready"
+    chunk_count: int = 0
+    created_at: float = 0.0
+    updated_at: float = 0.0
+    metadata: dict = field(default_factory=dict)
+
+
+@dataclass
+class Job:
+    """An ingest or re-index of one document, run in the background; its row survives a restart."""
+
+    id: str
+    kind: str  # "ingest" or "reindex"
+    status: str  # queued, running, done, failed
+    stage: str  # queued, parsing, chunking, embedding, indexing, done, failed
+    document_id: str | None = None
+    filename: str | None = None
+    stored_path: str | None = None
+    options: dict = field(default_factory=dict)
+    done: int = 0
+    total: int = 0
+    error: str | None = None
+    warnings: list = field(default_factory=list)
+    owner: int | None = None
+    created_at: float = 0.0
+    updated_at: float = 0.0
 
 
 @dataclass
@@ -35,6 +80,9 @@ class Hit:
     dense_score: float
     hybrid_score: float
     ce_score: float | None = None  # None when the rerank stage is off
+    position: int = -1  # the chunk's position in the library view it came from
+    context_before: str | None = None  # the previous chunk of the same document
+    context_after: str | None = None
 
     @property
     def score(self) -> float:

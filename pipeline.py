@@ -34,28 +34,35 @@ def passage_json(n: int, hit: Hit) -> dict:
         "bm25_score": round(hit.bm25_score, 4),
         "dense_score": round(hit.dense_score, 4),
         "hybrid_score": round(hit.hybrid_score, 4),
+        "ref": hit.chunk.ref,
+        "parent_ref": hit.chunk.parent_ref,
+        "section_path": list(hit.chunk.section_path),
+        "context_before": hit.context_before,
+        "context_after": hit.context_after,
     }
 
 
 class Pipeline:
     """Classifier, retriever and generator, wired together."""
 
-    def __init__(self, classifier, retriever, generator, info: dict | None = None):
+    def __init__(self, classifier, retriever, generator, info: dict | None = None, ingestor=None):
         self.classifier = classifier
         self.retriever = retriever
         self.generator = generator
         self.info = info or {}
+        self.ingestor = ingestor  # adds and removes documents of the library (None for a fixed one)
 
     @classmethod
     def load(cls, config, open_library=None) -> "Pipeline":
         """Build the pipeline from a config mapping (see app.py's defaults for the keys).
 
-        open_library(embedder) -> (chunks, bm25, index) replaces LIBRARY_DIR when given (evaluation).
+        open_library(embedder) -> a library replaces LIBRARY_DIR when given (evaluation).
         """
         from classifier import QueryClassifier
         from embedding import Embedder
         from extractive import ExtractiveWriter
         from generator import Generator
+        from jobs import Ingestor
         from providers import ClaudeWriter, GeminiWriter
         from retrieval import RetrievalConfig, Reranker, Retriever
 
@@ -63,10 +70,12 @@ class Pipeline:
         embedder = Embedder.load(config["EMBEDDING_MODEL"])
         reranker = Reranker.load(config["RERANKER_MODEL"]) if config["RERANKER_MODEL"] else None
         settings = RetrievalConfig(config["ALPHA"], config["CANDIDATES"], config["RERANK_DEPTH"], config["TOP_K"])
+        ingestor = None
         if open_library:
-            retriever = Retriever(*open_library(embedder), embedder, reranker, settings)
+            retriever = Retriever(open_library(embedder), embedder, reranker, settings)
         else:
             retriever = Retriever.load(Path(config["LIBRARY_DIR"]), embedder, reranker, settings)
+            ingestor = Ingestor(retriever.library)
         classifier = QueryClassifier.load(Path(config["CLASSIFIER_DIR"]))
 
         writers = {"offline": ExtractiveWriter(embedder)}
@@ -90,23 +99,33 @@ class Pipeline:
             "load_seconds": round(time.perf_counter() - started, 2),
         }
         log.info("pipeline loaded in %.1f s", info["load_seconds"])
-        return cls(classifier, retriever, Generator(writers, default), info)
+        return cls(classifier, retriever, Generator(writers, default), info, ingestor)
 
     def describe(self) -> dict:
         """What is actually live, for /api/health."""
         rerank_note = None if self.retriever.reranker else (
             "off: no cross-encoder is configured, so passages keep the hybrid order and ce_score is the hybrid score"
         )
+        store = getattr(self.retriever.library, "store", None)
+        library = {**self.info.get("library", {}), **(store.stats() if store else {})}
         return {
             **self.info,
+            "library": library,
             "reranker": self.retriever.reranker.name if self.retriever.reranker else None,
             "rerank_note": rerank_note,
             "generator": self.generator.default,
             "providers": sorted(self.generator.writers),
         }
 
+    def _documents_matching(self, filters: dict) -> set[str] | None:
+        """Ids of the documents the filters allow (a fixed library without a store knows only ids)."""
+        store = getattr(self.retriever.library, "store", None)
+        if store is not None:
+            return store.matching_documents(filters)
+        return set(filters["document_ids"]) if "document_ids" in filters else None
+
     def ask(self, question: str, top_k: int | None = None, provider: str | None = None,
-            exclude_docs: frozenset = frozenset()) -> dict:
+            exclude_docs: frozenset = frozenset(), filters: dict | None = None) -> dict:
         """Answer a question with cited evidence.
 
         Args:
@@ -114,6 +133,7 @@ class Pipeline:
             top_k: passages to retrieve and show (default: what the query type asks for).
             provider: a configured writer's name ("offline", "claude", "gemini"); default the configured one.
             exclude_docs: document ids to leave out of retrieval (evaluation of unanswerable questions).
+            filters: search only documents matching document_ids, language, work, tier, community.
 
         Returns:
             The API's response body: query type, answer, citations, passages with scores, generator, timings.
@@ -126,8 +146,9 @@ class Pipeline:
         policy = QUERY_POLICIES[query_type]
         clock = time.perf_counter()
         stages: dict[str, float] = {}
+        only_docs = self._documents_matching(filters) if filters else None
         hits = self.retriever.search(question, top_k or policy["top_k"], policy["candidates"], stages,
-                                     exclude_docs=exclude_docs)
+                                     exclude_docs=exclude_docs, only_docs=only_docs)
         timings["retrieve"] = round((time.perf_counter() - clock) * 1000, 2)
 
         clock = time.perf_counter()

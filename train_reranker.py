@@ -24,8 +24,13 @@ log = logging.getLogger(__name__)
 FORBIDDEN = ("scifact",)  # evaluation only, CC BY-NC
 
 
-def training_pairs(folder: Path, queries_per_set: int, negatives: int, seed: int) -> list[tuple[str, str, float]]:
-    """(question, passage, label) with BM25 hard negatives, from one BEIR folder."""
+def training_pairs(folder: Path, queries_per_set: int, negatives: int, seed: int,
+                   random_negatives: int = 1) -> list[tuple[str, str, float]]:
+    """(question, passage, label) with BM25 hard negatives and a few random ones, from one BEIR folder.
+
+    Hard negatives alone leave a fresh classification head on a plateau (it predicts the base rate);
+    an easy random negative per question gives it a first signal to learn from.
+    """
     if any(name in folder.name.lower() for name in FORBIDDEN):
         raise ValueError(f"{folder.name} is for evaluation only (non-commercial licence); never train on it")
     docs = library.read_corpus(folder / "corpus.jsonl")
@@ -45,19 +50,21 @@ def training_pairs(folder: Path, queries_per_set: int, negatives: int, seed: int
         ranked = np.argsort(-bm25.scores(tokenize(query["text"])))[: negatives * 4]
         hard = [int(i) for i in ranked if int(i) not in gold][:negatives]
         pairs.extend((query["text"], texts[i], 0.0) for i in hard)
+        easy = [i for i in rng.sample(range(len(texts)), random_negatives + len(gold)) if i not in gold][:random_negatives]
+        pairs.extend((query["text"], texts[i], 0.0) for i in easy)
     return pairs
 
 
 def train(sets: list[Path], base: str, out: Path, queries_per_set: int = 2000, negatives: int = 3,
           layers: int | None = None, max_length: int = 256, epochs: int = 1, batch_size: int = 16,
-          lr: float = 5e-5, seed: int = 0) -> dict:
+          lr: float = 5e-5, seed: int = 0, random_negatives: int = 1) -> dict:
     """Fine-tune base into a cross-encoder saved at out; returns what the model card records."""
     from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
     from embedding import resolve_model
 
     torch.manual_seed(seed)
-    pairs = [p for folder in sets for p in training_pairs(folder, queries_per_set, negatives, seed)]
+    pairs = [p for folder in sets for p in training_pairs(folder, queries_per_set, negatives, seed, random_negatives)]
     random.Random(seed).shuffle(pairs)
     path = resolve_model(base)
     tokenizer = AutoTokenizer.from_pretrained(path)
@@ -91,7 +98,7 @@ def train(sets: list[Path], base: str, out: Path, queries_per_set: int = 2000, n
     card = {
         "base": base, "layers": model.config.num_hidden_layers, "max_length": max_length,
         "training_sets": [f.name for f in sets], "pairs": len(pairs), "positives": sum(1 for *_, y in pairs if y),
-        "negatives_per_question": negatives, "epochs": epochs, "lr": lr, "batch_size": batch_size,
+        "negatives_per_question": negatives, "random_negatives_per_question": random_negatives, "epochs": epochs, "lr": lr, "batch_size": batch_size,
         "train_minutes": round((time.perf_counter() - started) / 60, 1), "dtype": "float16",
     }
     (out / "training.json").write_text(json.dumps(card, indent=2) + "\n")

@@ -45,6 +45,8 @@ async function checkHealth() {
   }
 }
 
+document.addEventListener("library-changed", () => checkHealth());
+
 // The answer as text nodes, with each [n] made a link to passage n of this turn.
 function renderAnswer(container, text, turnId, passageCount) {
   container.textContent = "";
@@ -69,6 +71,7 @@ function renderPassage(passage, turnId, reranked) {
   item.id = `${turnId}-p${passage.n}`;
   item.querySelector(".passage-n").textContent = `[${passage.n}]`;
   item.querySelector(".passage-title").textContent = passage.title;
+  item.querySelector(".passage-ref").textContent = passage.ref ? `· ${passage.ref}` : "";
   item.querySelector(".passage-text").textContent = passage.chunk;
   const finalScore = reranked ? `cross-encoder ${passage.ce_score.toFixed(3)}` : `hybrid ${passage.ce_score.toFixed(3)}`;
   item.querySelector(".scores").textContent =

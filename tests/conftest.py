@@ -10,7 +10,7 @@ import pytest
 from app import create_app
 from bm25 import BM25, tokenize
 from generator import Generator
-from library import chunk_documents, passage_text
+from library import View, chunk_documents, passage_text
 from models import Document
 from pipeline import Pipeline
 from retrieval import Retriever
@@ -70,7 +70,7 @@ def make_retriever(docs=CORPUS, embedder=None, reranker=None):
     texts = [passage_text(c) for c in chunks]
     index = faiss.IndexFlatIP(embedder.dim)
     index.add(embedder.embed(texts))
-    return Retriever(chunks, BM25.index([tokenize(t) for t in texts]), index, embedder, reranker)
+    return Retriever(View.of(chunks, BM25.index([tokenize(t) for t in texts]), index), embedder, reranker)
 
 
 def make_pipeline(writer=None, label="factual_lookup"):

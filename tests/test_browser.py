@@ -122,3 +122,45 @@ def test_server_errors_are_shown_to_the_user(page):
         assert "internal detail" not in page.text_content("body")
     finally:
         server.close()
+
+
+def test_book_manager_uploads_lists_and_removes_a_document(tmp_path, browser):
+    from playwright.sync_api import expect
+
+    from test_documents import BOOK, library_pipeline
+
+    server = serve(create_app({"TESTING": True}, pipeline=library_pipeline(tmp_path / "lib")))
+    context = browser.new_context()
+    page = context.new_page()
+    confirmations = []
+    page.on("dialog", lambda dialog: (confirmations.append(dialog.message), dialog.accept()))
+    book = tmp_path / "kettles.txt"
+    book.write_text(BOOK)
+    try:
+        page.goto(server.url)
+        page.click("#library-panel summary")
+        page.wait_for_selector("#documents tbody tr")
+        assert "4 documents" in page.text_content("#library-stats")
+        page.set_input_files("#upload-file", str(book))
+        page.fill("#upload input[name=author]", "A. Brewer")
+        page.click("#upload-button")
+        expect(page.locator("#upload-status")).to_contain_text("passages indexed", timeout=30_000)
+        assert page.eval_on_selector("#upload-progress", "p => p.value") == 100
+        expect(page.locator("#library-stats")).to_contain_text("5 documents")
+        row = page.locator("#documents tbody tr", has_text="Kettles and Tea")
+        assert row.locator("td").nth(1).text_content() == "txt"
+        OUTPUT.mkdir(exist_ok=True)
+        page.screenshot(path=str(OUTPUT / "book-manager.png"), full_page=True)
+
+        page.fill("#question", "How hot should the water for green tea be?")
+        page.press("#question", "Enter")
+        card = page.wait_for_selector(".passage")
+        assert "Kettles and Tea" in card.query_selector(".passage-ref").text_content()
+
+        row.locator("button.remove").click()
+        expect(page.locator("#upload-status")).to_contain_text("Removed")
+        assert confirmations and "Kettles and Tea" in confirmations[0]
+        expect(page.locator("#documents tbody tr", has_text="Kettles and Tea")).to_have_count(0)
+    finally:
+        context.close()
+        server.close()

@@ -1,22 +1,26 @@
-"""The library on disk: build, load, and refusal of a missing or mismatched library."""
+"""The library on disk: build, load, incremental changes, and refusal of a missing or mismatched library."""
 import json
 
 import numpy as np
 import pytest
 
 import library
+from bm25 import BM25, tokenize
 from conftest import CORPUS, FakeEmbedder
+from models import Chunk, DocumentInfo
+from retrieval import Retriever
 
 
 def test_build_then_load_gives_the_same_index(tmp_path):
-    chunks, bm25, index, manifest = library.build(CORPUS, FakeEmbedder(), tmp_path, 1200, 200)
-    assert manifest["chunks"] == len(chunks) == 4 and manifest["embedding_model"] == "fake-embedder"
-    assert [c.id for c in chunks] == ["fleming#0", "everest#0", "photosynthesis#0", "rome#0"]
-    loaded_chunks, loaded_bm25, loaded_index, _ = library.load(tmp_path, "fake-embedder", 64)
-    assert loaded_chunks == chunks
-    np.testing.assert_array_equal(loaded_bm25.scores(["penicillin"]), bm25.scores(["penicillin"]))
-    assert loaded_index.ntotal == 4
-    np.testing.assert_array_equal(loaded_index.reconstruct(2), index.reconstruct(2))
+    built = library.build(CORPUS, FakeEmbedder(), tmp_path, 1200, 200).view
+    assert [c.id for c in built.chunks] == ["fleming#0", "everest#0", "photosynthesis#0", "rome#0"]
+    loaded = library.load(tmp_path, FakeEmbedder()).view
+    assert loaded.chunks == built.chunks and loaded.generation == built.generation == 1
+    np.testing.assert_array_equal(loaded.bm25.scores(["penicillin"]), built.bm25.scores(["penicillin"]))
+    assert loaded.index.ntotal == 4
+    np.testing.assert_array_equal(loaded.index.reconstruct(int(loaded.labels[2])), built.index.reconstruct(int(built.labels[2])))
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert manifest["chunks"] == 4 and manifest["documents"] == 4 and manifest["embedding_model"] == "fake-embedder"
 
 
 def test_chunk_offsets_point_into_the_document():
@@ -27,25 +31,108 @@ def test_chunk_offsets_point_into_the_document():
 
 def test_missing_library_says_how_to_build_it(tmp_path):
     with pytest.raises(library.LibraryError, match="ingest-default"):
-        library.load(tmp_path, "fake-embedder", 64)
+        library.load(tmp_path, FakeEmbedder())
+
+
+def test_library_of_the_old_format_is_refused(tmp_path):
+    (tmp_path / "chunks.jsonl").write_text("")
+    with pytest.raises(library.LibraryError, match="old format.*ingest-default"):
+        library.load(tmp_path, FakeEmbedder())
+
+
+class OtherEmbedder(FakeEmbedder):
+    name = "sentence-transformers/all-MiniLM-L6-v2"
 
 
 def test_mismatched_embedding_model_is_refused(tmp_path):
     library.build(CORPUS, FakeEmbedder(), tmp_path, 1200, 200)
     with pytest.raises(library.LibraryError, match="built with the embedding model fake-embedder.*ingest-default"):
-        library.load(tmp_path, "sentence-transformers/all-MiniLM-L6-v2", 384)
-
-
-def test_inconsistent_library_is_refused(tmp_path):
-    library.build(CORPUS, FakeEmbedder(), tmp_path, 1200, 200)
-    manifest = json.loads((tmp_path / "manifest.json").read_text())
-    manifest["chunks"] = 5
-    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
-    with pytest.raises(library.LibraryError, match="inconsistent"):
-        library.load(tmp_path, "fake-embedder", 64)
+        library.load(tmp_path, OtherEmbedder())
 
 
 def test_content_hash_changes_with_the_text():
     changed = [CORPUS[0].__class__(CORPUS[0].id, CORPUS[0].title, CORPUS[0].text + " More.")] + CORPUS[1:]
     assert library.content_hash(CORPUS) == library.content_hash(list(CORPUS))
     assert library.content_hash(changed) != library.content_hash(CORPUS)
+
+
+def entry(doc_id: str, texts: list[str], embedder=FakeEmbedder()):
+    """A store entry for a document made of the given chunk texts."""
+    chunks, at, text = [], 0, "\n\n".join(texts)
+    for n, t in enumerate(texts):
+        chunks.append(Chunk(f"{doc_id}#{n}", doc_id, doc_id.title(), t, at, at + len(t), ("Part 1",), f"{doc_id} 1:{n + 1}", f"{doc_id} 1"))
+        at += len(t) + 2
+    info = DocumentInfo(doc_id, doc_id.title(), "txt", f"hash-{text}")
+    return info, text, chunks, embedder.embed([library.passage_text(c) for c in chunks]), None
+
+
+def assert_view_matches_a_fresh_build(lib):
+    """The incrementally edited view scores exactly like one rebuilt from the store."""
+    view = lib.view
+    fresh = BM25.index([tokenize(library.passage_text(c)) for c in view.chunks])
+    for query in (["penicillin"], ["sun", "light", "water"], ["empire", "rome"], ["kettle"]):
+        np.testing.assert_allclose(view.bm25.scores(query), fresh.scores(query), atol=1e-12)
+    assert view.index.ntotal == len(view.chunks) == view.bm25.n_docs
+    for i, chunk in enumerate(view.chunks):
+        expected = FakeEmbedder().embed([library.passage_text(chunk)])[0]
+        np.testing.assert_allclose(view.index.reconstruct(int(view.labels[i])), expected, atol=1e-6)
+
+
+def test_adding_replacing_and_removing_documents_keeps_indexes_exact(tmp_path):
+    lib = library.build(CORPUS, FakeEmbedder(), tmp_path, 1200, 200)
+    lib.replace_documents([entry("kettle", ["A kettle boils water on the stove.", "Tea needs hot water."])])
+    assert_view_matches_a_fresh_build(lib)
+    assert lib.store.document("kettle").chunk_count == 2
+    lib.replace_documents([entry("kettle", ["An electric kettle boils water quickly."])])  # a changed file
+    assert [c.id for c in lib.view.chunks if c.doc_id == "kettle"] == ["kettle#0"]
+    assert_view_matches_a_fresh_build(lib)
+    assert lib.delete_document("fleming") == 1 and lib.delete_document("fleming") == 0
+    assert_view_matches_a_fresh_build(lib)
+    hits = Retriever(lib, FakeEmbedder()).search("kettle boils water", top_k=2)
+    assert hits[0].chunk.doc_id == "kettle" and hits[0].chunk.ref == "kettle 1:1"
+    reopened = library.load(tmp_path, FakeEmbedder())  # the saved files are the edited view
+    assert reopened.view.chunks == lib.view.chunks
+    assert_view_matches_a_fresh_build(reopened)
+
+
+def test_index_files_that_lag_behind_the_store_are_rebuilt_from_it(tmp_path):
+    lib = library.build(CORPUS, FakeEmbedder(), tmp_path, 1200, 200)
+    lib.store.replace_documents([entry("kettle", ["A kettle boils water."])])  # committed, but no index saved:
+    reopened = library.load(tmp_path, FakeEmbedder())  # as if the process died right after the commit
+    assert "kettle#0" in [c.id for c in reopened.view.chunks]
+    assert_view_matches_a_fresh_build(reopened)
+
+
+def test_another_process_change_is_seen_by_current(tmp_path):
+    first = library.build(CORPUS, FakeEmbedder(), tmp_path, 1200, 200)
+    second = library.load(tmp_path, FakeEmbedder())
+    second.replace_documents([entry("kettle", ["A kettle boils water."])])
+    assert "kettle#0" in [c.id for c in first.current().chunks]
+
+
+def test_filters_and_neighbours(tmp_path):
+    lib = library.build(CORPUS, FakeEmbedder(), tmp_path, 1200, 200)
+    lib.replace_documents([entry("kettle", ["A kettle boils water.", "Tea needs hot water.", "Coffee too."])])
+    retriever = Retriever(lib, FakeEmbedder())
+    only = retriever.search("water", top_k=5, only_docs={"photosynthesis"})
+    assert {h.chunk.doc_id for h in only} == {"photosynthesis"}
+    middle = next(h for h in retriever.search("Tea needs hot water", top_k=5) if h.chunk.id == "kettle#1")
+    assert middle.context_before == "A kettle boils water." and middle.context_after == "Coffee too."
+
+
+def test_large_libraries_get_an_hnsw_index_that_search_can_use(tmp_path, monkeypatch):
+    monkeypatch.setattr(library, "HNSW_ABOVE", 3)  # the test corpus has 4 chunks
+    lib = library.build(CORPUS, FakeEmbedder(), tmp_path, 1200, 200)
+    assert json.loads((tmp_path / "manifest.json").read_text())["faiss_index"] == "IndexHNSWFlat"
+    loaded = library.load(tmp_path, FakeEmbedder())
+    import faiss
+    assert faiss.downcast_index(loaded.view.index.index).hnsw.efSearch == library.HNSW_EF_SEARCH
+    hits = Retriever(loaded, FakeEmbedder()).search("Who discovered penicillin?", mode="dense")
+    assert hits[0].chunk.doc_id == "fleming" and hits[0].dense_score > 0
+    lib.delete_document("fleming")  # HNSW cannot remove: rebuilt from the store
+    assert lib.view.index.ntotal == 3
+
+
+def test_small_libraries_keep_exact_search():
+    import faiss
+    assert type(faiss.downcast_index(library.make_index(8, library.HNSW_ABOVE).index)).__name__ == "IndexFlatIP"

@@ -35,9 +35,10 @@ def test_hits_carry_every_stage_score():
     retriever = make_retriever()
     timings = {}
     hit = retriever.search("Who discovered penicillin?", top_k=1, timings=timings)[0]
-    bm25_all = retriever.bm25.scores(["who", "discovered", "penicillin"])
+    bm25_all = retriever.library.current().bm25.scores(["who", "discovered", "penicillin"])
     assert hit.bm25_score == pytest.approx(bm25_all.max())
-    assert hit.hybrid_score == pytest.approx(0.6 * hit.dense_score + 0.4 * 1.0)
+    alpha = retriever.config.alpha
+    assert hit.hybrid_score == pytest.approx(alpha * hit.dense_score + (1 - alpha) * 1.0)
     assert hit.ce_score is None and hit.score == hit.hybrid_score
     assert set(timings) == {"bm25", "embed_query", "dense", "fusion"}
 

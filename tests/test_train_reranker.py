@@ -10,9 +10,9 @@ from train_reranker import train, training_pairs
 
 
 def test_pairs_are_gold_positives_and_bm25_hard_negatives(beir):
-    pairs = training_pairs(beir, queries_per_set=10, negatives=2, seed=0)
+    pairs = training_pairs(beir, queries_per_set=10, negatives=2, seed=0, random_negatives=1)
     positives = [p for p in pairs if p[2] == 1.0]
-    assert len(positives) == len(QUERIES) and len(pairs) == 3 * len(QUERIES)
+    assert len(positives) == len(QUERIES) and len(pairs) == 4 * len(QUERIES)
     gold = {text: doc for _, text, doc, _ in QUERIES}
     for question, passage, label in pairs:
         title = passage.split("\n")[0].replace(" ", "_")
@@ -28,7 +28,7 @@ def test_scifact_is_never_trained_on(tmp_path):
 
 def test_trained_model_is_fp16_on_disk_and_loads_as_a_reranker(tmp_path, beir, tiny_bert):
     card = train([beir], tiny_bert, tmp_path / "ce", queries_per_set=10, negatives=1, max_length=64, batch_size=4)
-    assert card["pairs"] == 8 and card["training_sets"] == ["tiny-beir"] and card["dtype"] == "float16"
+    assert card["pairs"] == 12 and card["training_sets"] == ["tiny-beir"] and card["dtype"] == "float16"
     assert json.loads((tmp_path / "ce" / "training.json").read_text()) == card
     reranker = Reranker.load(str(tmp_path / "ce"))
     assert next(reranker.model.parameters()).dtype == torch.float32  # computed in fp32 on the CPU

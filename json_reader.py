@@ -1,0 +1,117 @@
+"""Read JSON and JSONL uploads of two shapes: a Sefaria text export, or a list of records.
+
+Sefaria: {"title", "language", "text": lists nested 1 to 3 deep holding segment strings, "sectionNames"}.
+Each non-empty segment becomes a Unit whose path is its 1-based position (siman 2, seif 3 -> (2, 3));
+empty segments (and nulls) keep their number but add no text. Segment markup (<b>, <br>, <small>) is
+stripped and entities unescaped.
+Records: a JSON array, or JSONL lines, of objects with a "text" string and optional "title" or "_id";
+record i becomes a Unit with path (i,) and its title as heading. A lone object with a "text" string is
+read as one record.
+Does not: read Sefaria's complex texts ("text" as an object of named parts), links or commentary.
+"""
+import html
+import json
+import re
+from collections.abc import Iterator
+
+from parsers import Parsed, RejectedFile, Unit, display_name
+
+MAX_DEPTH = 3  # Sefaria's deepest simple texts: e.g. chapter, verse, comment
+SHAPES = ('send a Sefaria text export (an object with "title" and "text" as nested lists of strings) '
+          'or a list of records, each an object with a "text" string')
+BREAK = re.compile(r"<br\s*/?>", re.I)
+TAG = re.compile(r"</?[A-Za-z][^<>]*>")
+
+
+def _clean(segment: str) -> str:
+    """A Sefaria segment as plain text: tags dropped, <br> kept as a line break, spaces collapsed."""
+    text = html.unescape(TAG.sub("", BREAK.sub("\n", segment)))
+    lines = (" ".join(line.split()) for line in text.split("\n"))
+    return "\n".join(line for line in lines if line)
+
+
+def _where(path: tuple[int, ...]) -> str:
+    """A position in "text" for messages, e.g. "text[2][3]"."""
+    return "text" + "".join(f"[{n}]" for n in path)
+
+
+def _segments(node: object, path: tuple[int, ...], name: str) -> Iterator[tuple[tuple[int, ...], str]]:
+    """(1-based path, cleaned text) for every segment under node, empty ones included."""
+    if node is None or isinstance(node, str):
+        yield path, _clean(node or "")
+    elif isinstance(node, list):
+        if len(path) == MAX_DEPTH:
+            raise RejectedFile(f"{name}: {_where(path)} is nested deeper than {MAX_DEPTH} levels of lists; "
+                               "a Sefaria text has at most three (e.g. chapter, verse, comment)")
+        for number, child in enumerate(node, 1):
+            yield from _segments(child, path + (number,), name)
+    else:
+        raise RejectedFile(f"{name}: {_where(path)} is a {type(node).__name__}, not a string; "
+                           "every segment of a Sefaria text must be a string")
+
+
+def _join(pieces: list[tuple[tuple[int, ...], str, str | None]]) -> tuple[str, list[Unit]]:
+    """Join non-empty pieces with a blank line; one Unit per piece pointing at its text."""
+    parts, units, offset = [], [], 0
+    for path, text, heading in pieces:
+        if not text:
+            continue
+        offset += 2 if parts else 0
+        units.append(Unit(path, offset, offset + len(text), heading))
+        parts.append(text)
+        offset += len(text)
+    return "\n\n".join(parts), units
+
+
+def _sefaria(data: dict, name: str) -> Parsed:
+    """A Sefaria text export: one Unit per non-empty segment."""
+    text, units = _join([(path, segment, None) for path, segment in _segments(data["text"], (), name)])
+    names = data.get("sectionNames")
+    names = names if isinstance(names, list) and all(isinstance(n, str) for n in names) else None
+    title = next((t for t in (data.get("title"), data.get("heTitle")) if isinstance(t, str)), None)
+    language = data.get("language") if isinstance(data.get("language"), str) else None
+    return Parsed(text, "json", title=title, language=language, units=units, section_names=names)
+
+
+def _records(items: list, fmt: str, name: str) -> Parsed:
+    """A list of records: one Unit per record with a non-empty "text"."""
+    pieces = []
+    for number, item in enumerate(items, 1):
+        if not isinstance(item, dict) or not isinstance(item.get("text"), str):
+            raise RejectedFile(f'{name}: record {number} is not an object with a "text" string; {SHAPES}')
+        heading = next((str(h) for h in (item.get("title"), item.get("_id"))
+                        if isinstance(h, (str, int)) and str(h).strip()), None)
+        pieces.append(((number,), item["text"].strip(), heading))
+    text, units = _join(pieces)
+    return Parsed(text, fmt, units=units)
+
+
+def _load(text: str, fmt: str, name: str) -> object:
+    """The JSON value of a .json file, or the list of values on a .jsonl file's non-blank lines."""
+    lines = [(1, text)] if fmt == "json" else [(n, line) for n, line in enumerate(text.split("\n"), 1) if line.strip()]
+    values = []
+    for number, line in lines:
+        try:
+            values.append(json.loads(line))
+        except json.JSONDecodeError as exc:
+            where = f"line {exc.lineno}, column {exc.colno}" if fmt == "json" else f"line {number}"
+            raise RejectedFile(f"{name} is not valid JSON ({exc.msg} at {where})") from None
+        except RecursionError:
+            raise RejectedFile(f"{name} is nested too deeply to read; {SHAPES}") from None
+    return values[0] if fmt == "json" else values
+
+
+def read_json(text: str, fmt: str, filename: str) -> Parsed:
+    """A Sefaria export or a list of records; any other shape is refused with the shapes that work."""
+    name = display_name(filename)
+    data = _load(text, fmt, name)
+    if isinstance(data, dict) and isinstance(data.get("text"), dict):
+        raise RejectedFile(f'{name} is a Sefaria text with named parts ("text" is an object); '
+                           "export each part as its own simple text and upload those")
+    if isinstance(data, dict) and isinstance(data.get("text"), list):
+        return _sefaria(data, name)
+    if isinstance(data, dict) and isinstance(data.get("text"), str):
+        return _records([data], fmt, name)
+    if isinstance(data, list) and data:
+        return _records(data, fmt, name)
+    raise RejectedFile(f"{name} is JSON but not in a shape Evidenz reads: {SHAPES}")

@@ -1,0 +1,145 @@
+// The book manager: upload files with a progress bar, follow their ingest jobs, list, re-index and remove documents.
+// As in app.js, every string from the server is inserted as text, never as HTML.
+"use strict";
+
+const panel = document.getElementById("library-panel");
+const uploadForm = document.getElementById("upload");
+const uploadButton = document.getElementById("upload-button");
+const progressBar = document.getElementById("upload-progress");
+const uploadStatus = document.getElementById("upload-status");
+const statsLine = document.getElementById("library-stats");
+const docTable = document.querySelector("#documents tbody");
+const docSearch = document.getElementById("doc-search");
+const moreLine = document.getElementById("documents-more");
+const STAGES = { queued: "waiting", parsing: "reading the file", chunking: "finding its structure",
+                 embedding: "embedding passages", indexing: "adding to the indexes" };
+
+function say(text, isError = false) {
+  uploadStatus.textContent = text;
+  uploadStatus.classList.toggle("error", isError);
+}
+
+async function readJson(response) {
+  try { return await response.json(); } catch (err) { return { error: `The server answered ${response.status}.` }; }
+}
+
+async function refreshDocuments() {
+  document.dispatchEvent(new Event("library-changed"));
+  const query = encodeURIComponent(docSearch.value.trim());
+  const [docs, stats] = await Promise.all([
+    fetch(`/api/documents?limit=100&q=${query}`).then(readJson),
+    fetch("/api/stats").then(readJson),
+  ]);
+  if (stats.documents !== undefined) {
+    statsLine.textContent = `· ${stats.documents.toLocaleString()} documents · ${stats.chunks.toLocaleString()} passages`;
+  }
+  if (!docs.documents) return;
+  docTable.textContent = "";
+  for (const doc of docs.documents) docTable.appendChild(documentRow(doc));
+  moreLine.textContent = docs.total > docs.documents.length
+    ? `Showing ${docs.documents.length} of ${docs.total.toLocaleString()}; search to narrow.` : "";
+}
+
+function documentRow(doc) {
+  const row = document.createElement("tr");
+  const title = document.createElement("td");
+  const bdi = document.createElement("bdi");
+  bdi.textContent = doc.title;
+  title.appendChild(bdi);
+  title.title = doc.filename || doc.id;
+  row.appendChild(title);
+  for (const value of [doc.format, doc.language || "", doc.chunk_count.toLocaleString()]) {
+    const cell = document.createElement("td");
+    cell.textContent = value;
+    row.appendChild(cell);
+  }
+  const actions = document.createElement("td");
+  if (doc.filename) actions.appendChild(button("Re-index", "reindex", () => reindex(doc)));
+  actions.appendChild(button("Remove", "remove", () => remove(doc)));
+  row.appendChild(actions);
+  return row;
+}
+
+function button(label, className, onClick) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.textContent = label;
+  b.className = className;
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+async function remove(doc) {
+  if (!window.confirm(`Remove “${doc.title}” and its ${doc.chunk_count} passages from the library?`)) return;
+  const response = await fetch(`/api/documents/${encodeURIComponent(doc.id)}`, { method: "DELETE" });
+  const data = await readJson(response);
+  say(response.ok ? `Removed “${doc.title}” (${data.chunks_removed} passages).` : data.error, !response.ok);
+  refreshDocuments();
+}
+
+async function reindex(doc) {
+  const response = await fetch(`/api/documents/${encodeURIComponent(doc.id)}/reindex`, { method: "POST" });
+  const data = await readJson(response);
+  if (!response.ok) { say(data.error, true); return; }
+  followJob(data, `Re-indexing “${doc.title}”`);
+}
+
+// Upload with XMLHttpRequest: fetch cannot report upload progress.
+function upload(formData) {
+  return new Promise((resolve) => {
+    const request = new XMLHttpRequest();
+    request.open("POST", "/api/documents");
+    request.upload.onprogress = (event) => {
+      if (event.lengthComputable) progressBar.value = Math.round((50 * event.loaded) / event.total);
+    };
+    request.onload = () => {
+      let data;
+      try { data = JSON.parse(request.responseText); } catch (err) { data = { error: `The server answered ${request.status}.` }; }
+      resolve({ ok: request.status === 202, data });
+    };
+    request.onerror = () => resolve({ ok: false, data: { error: "The server cannot be reached." } });
+    request.send(formData);
+  });
+}
+
+async function followJob(job, label) {
+  progressBar.hidden = false;
+  for (;;) {
+    const half = job.total ? (50 * job.done) / job.total : 0;
+    progressBar.value = 50 + half;
+    if (job.status === "done") {
+      progressBar.value = 100;
+      const what = job.stage === "unchanged" ? "unchanged, nothing to do" : `${job.total} passages indexed`;
+      say(`${label}: ${what}.${job.warnings.length ? " " + job.warnings.join(" ") : ""}`);
+      break;
+    }
+    if (job.status === "failed") { say(`${label}: ${job.error}`, true); break; }
+    say(`${label}: ${STAGES[job.stage] || job.stage}${job.total ? ` (${job.done}/${job.total})` : ""}…`);
+    await new Promise((r) => setTimeout(r, 700));
+    const response = await fetch(job.url);
+    job = await readJson(response);
+    if (!response.ok) { say(job.error, true); break; }
+  }
+  uploadButton.disabled = false;
+  refreshDocuments();
+}
+
+uploadForm.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const formData = new FormData(uploadForm);
+  for (const [key, value] of [...formData.entries()]) if (value === "") formData.delete(key);
+  const file = formData.get("file");
+  if (!file || !file.name) { say("Choose a file first.", true); return; }
+  uploadButton.disabled = true;
+  progressBar.hidden = false;
+  progressBar.value = 0;
+  say(`Uploading ${file.name}…`);
+  const { ok, data } = await upload(formData);
+  if (!ok) { say(data.error, true); uploadButton.disabled = false; progressBar.hidden = true; return; }
+  uploadForm.reset();
+  followJob(data, file.name);
+});
+
+let searchTimer;
+docSearch.addEventListener("input", () => { clearTimeout(searchTimer); searchTimer = setTimeout(refreshDocuments, 250); });
+panel.addEventListener("toggle", () => { if (panel.open) refreshDocuments(); });

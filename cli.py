@@ -3,7 +3,6 @@
 These are the only places that print; everything else logs.
 """
 import json
-import os
 import time
 from pathlib import Path
 
@@ -76,9 +75,9 @@ def ingest(paths, **metadata):
     failed = 0
     for path in files:
         job = ingestor.submit_file(path, path.name, options)
-        claimed = library.store.claim_job(os.getpid(), job.id)
+        claimed = ingestor.claim(job.id)
         if claimed:  # else a running server's worker took it first: wait for it
-            ingestor.run(claimed)
+            ingestor.run(*claimed)
         while (job := library.store.job(job.id)).status in ("queued", "running"):
             time.sleep(0.5)
         failed += job.status == "failed"
@@ -170,6 +169,22 @@ def bench_command(sizes: str, queries: int, no_compare: bool, worker_chunks: int
     click.echo(json.dumps(report))
 
 
+@click.command("bench-ingest")
+@click.option("--pages", default=200, show_default=True, help="Pages of the generated PDF (about 500 words each).")
+@with_appcontext
+def bench_ingest_command(pages: int):
+    """PDF pages per minute: parsing alone, and the whole ingest job; the last line is JSON."""
+    from bench_ingest import bench_ingest, bench_pdf
+    from embedding import Embedder
+
+    parse = bench_pdf(pages)
+    click.echo(f"parse: {parse['pages']} pages in {parse['seconds']} s = {parse['pages_per_minute']:,} pages/min")
+    full = bench_ingest(Embedder.load(current_app.config["EMBEDDING_MODEL"]), pages)
+    click.echo(f"ingest: {full['pages']} pages ({full['chunks']} chunks) in {full['seconds']} s = "
+               f"{full['pages_per_minute']:,} pages/min")
+    click.echo(json.dumps({"parse": parse, "ingest": full}))
+
+
 @click.command("train-reranker")
 @click.option("--set", "sets", multiple=True, default=["../shared/data/squad-dev"], show_default=True,
               type=click.Path(exists=True, file_okay=False, path_type=Path), help="BEIR folder to train on (repeatable).")
@@ -192,4 +207,5 @@ def train_reranker(sets, base, out, queries, negatives, random_negatives, lr, la
     click.echo(json.dumps(card))
 
 
-commands = [ingest_default, ingest_corpus, ingest, train_classifier, eval_command, bench_command, train_reranker]
+commands = [ingest_default, ingest_corpus, ingest, train_classifier, eval_command, bench_command, bench_ingest_command,
+            train_reranker]

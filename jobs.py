@@ -112,12 +112,27 @@ class Ingestor:
 
     def run_pending(self) -> int:
         """Requeue jobs of killed processes, then run queued jobs until none is left; returns how many ran."""
-        self.store.requeue_orphans(self._is_running)
         ran = 0
-        while (job := self.store.claim_job(os.getpid())) is not None:
-            self.run(job)
+        while (claimed := self.claim()) is not None:
+            self.run(*claimed)
             ran += 1
         return ran
+
+    def claim(self, job_id: str | None = None):
+        """(job, its held lock file) for the oldest queued job, or job_id; None if there is none.
+
+        Claiming, taking the job's lock and requeueing orphans happen under one lock across processes,
+        so no process can see a job running with its lock free unless its owner died.
+        """
+        with open(self.locks / ".claim", "a") as claim_lock:
+            fcntl.flock(claim_lock, fcntl.LOCK_EX)
+            self.store.requeue_orphans(self._is_running)
+            job = self.store.claim_job(os.getpid(), job_id)
+            if job is None:
+                return None
+            lock = open(self.locks / f"{job.id}.lock", "a")  # closed by run(); held until then
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            return job, lock
 
     def _is_running(self, job_id: str) -> bool:
         """Whether some live process holds the job's lock."""
@@ -129,23 +144,22 @@ class Ingestor:
             fcntl.flock(lock, fcntl.LOCK_UN)
             return False
 
-    def run(self, job: Job) -> None:
-        """Run one claimed job to done or failed, holding its lock."""
+    def run(self, job: Job, lock) -> None:
+        """Run one claimed job to done or failed, then release its lock."""
         from parsers import RejectedFile
 
-        lock_path = self.locks / f"{job.id}.lock"
-        with open(lock_path, "a") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            try:
-                stage = self._ingest(job)
-                self.store.update_job(job.id, status="done", stage=stage)
-            except RejectedFile as exc:
-                self.store.update_job(job.id, status="failed", stage="failed", error=str(exc))
-            except Exception:  # noqa: BLE001 - recorded for the user; the details go to the log
-                log.exception("job %s failed", job.id)
-                self.store.update_job(job.id, status="failed", stage="failed",
-                                      error="the document could not be indexed; the server log has the details")
-        lock_path.unlink(missing_ok=True)
+        try:
+            stage = self._ingest(job)
+            self.store.update_job(job.id, status="done", stage=stage)
+        except RejectedFile as exc:
+            self.store.update_job(job.id, status="failed", stage="failed", error=str(exc))
+        except Exception:  # noqa: BLE001 - recorded for the user; the details go to the log
+            log.exception("job %s failed", job.id)
+            self.store.update_job(job.id, status="failed", stage="failed",
+                                  error="the document could not be indexed; the server log has the details")
+        finally:
+            Path(lock.name).unlink(missing_ok=True)
+            lock.close()
 
     def _ingest(self, job: Job) -> str:
         """Parse, chunk, embed and index the job's file; returns the final stage ("done" or "unchanged")."""

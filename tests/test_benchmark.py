@@ -24,3 +24,13 @@ def test_faiss_hnsw_recall_is_measured_against_flat():
     out = benchmark.bench_faiss(3000, 32, 20, log=lambda m: None)
     assert 0.9 <= out["faiss_hnsw_recall@10"] <= 1.0
     assert out["faiss_flat_p95_ms"] >= out["faiss_flat_p50_ms"] > 0
+
+
+def test_ingest_benchmark_parses_and_ingests_a_real_pdf():
+    from bench_ingest import bench_ingest, bench_pdf
+    from conftest import FakeEmbedder
+
+    parse = bench_pdf(pages=3)
+    assert parse["pages"] == 3 and parse["pages_per_minute"] > 0
+    full = bench_ingest(FakeEmbedder(), pages=3)
+    assert full["pages"] == 3 and full["chunks"] >= 3 and full["pages_per_minute"] > 0  # ~700 tokens a page

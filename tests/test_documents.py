@@ -152,3 +152,73 @@ def test_queued_jobs_survive_a_restart(tmp_path):
     restarted = Ingestor(library.load(tmp_path, FakeEmbedder()))
     assert restarted.run_pending() == 1
     assert restarted.store.job(job.id).status == "done" and restarted.store.document("kettles").chunk_count >= 2
+
+
+def real_files(tmp_path):
+    """A PDF, a DOCX, an HTML page and a Sefaria-shaped JSON, each built for real, with a question each answers."""
+    import json
+
+    import docx
+
+    from test_parsers import english_pdf
+
+    pdf = english_pdf(tmp_path / "pdf-upload.pdf", ["Chapter 1\n\nThe lighthouse keeper lit the lamp at dusk.",
+                                                     "Chapter 2\n\nStorms in November wrecked three schooners."])
+    document = docx.Document()
+    document.add_heading("Gardening", level=1)
+    document.add_paragraph("Tomatoes need six hours of direct sunlight every day.")
+    document.add_heading("Pests", level=2)
+    document.add_paragraph("Aphids are washed off tomato leaves with soapy water.")
+    document.core_properties.title = "Garden Notes"
+    document.save(tmp_path / "garden.docx")
+    html = tmp_path / "volcano.html"
+    html.write_text("<html><head><title>Volcanoes</title><script>alert(1)</script></head><body>"
+                    "<h2>Eruptions</h2><p>Magma that reaches the surface is called lava.</p></body></html>")
+    sefaria = tmp_path / "oc.json"
+    sefaria.write_text(json.dumps({"title": "Shulchan Arukh, Orach Chayim", "language": "he",
+                                   "sectionNames": ["Siman", "Seif"],
+                                   "text": [["יתגבר כארי לעמוד בבוקר לעבודת בוראו", "ילבש ציצית ויברך"],
+                                            ["לא ילבש חלוקו מיושב אלא יקח חלוקו ויכניס בו ראשו"]]},
+                                  ensure_ascii=False))
+    return [(pdf, "Storms in November wrecked schooners", "pdf-upload", "The Test Book, Chapter 2"),
+            (tmp_path / "garden.docx", "How are aphids washed off tomato leaves", "garden", "Pests"),
+            (html, "What is magma at the surface called", "volcano", "Eruptions"),
+            (sefaria, "חלוקו מיושב", "oc", "Shulchan Arukh, Orach Chayim 2:1")]
+
+
+def test_each_real_format_is_ingested_and_answers_with_its_section(lib_client, tmp_path):
+    for path, question, doc_id, ref in real_files(tmp_path):
+        job = wait_for(lib_client, upload(lib_client, path.name, path.read_bytes()).get_json())
+        assert job["status"] == "done", job
+        body = lib_client.post("/api/query", json={"question": question,
+                                                   "filters": {"document_ids": [doc_id]}}).get_json()
+        assert body["passages"][0]["doc_id"] == doc_id
+        assert ref in body["passages"][0]["ref"], (path.name, body["passages"][0]["ref"])
+    listed = {d["id"]: d for d in lib_client.get("/api/documents").get_json()["documents"]}
+    assert listed["oc"]["language"] == "he" and listed["pdf-upload"]["format"] == "pdf"
+
+
+def test_cli_ingest_adds_files_and_folders_with_metadata(tmp_path):
+    """`flask --app app ingest` with the real embedder: a folder of files, then an unchanged re-run."""
+    books = tmp_path / "books"
+    books.mkdir()
+    (books / "kettles.txt").write_text(BOOK)
+    (books / "notes.md").write_text("# Notes\n\nCopper kettles conduct heat well.\n")
+    (books / "ignored.xyz").write_text("not a book")
+    app = create_app({"TESTING": True, "LIBRARY_DIR": str(tmp_path / "lib")}, pipeline=library_pipeline(tmp_path / "x"))
+    runner = app.test_cli_runner()
+    result = runner.invoke(args=["ingest", str(books), "--tier", "private", "--author", "A. Brewer"])
+    assert result.exit_code == 0, result.output
+    assert "kettles: done" in result.output and "notes: done" in result.output and "ignored" not in result.output
+    lib = library.load(tmp_path / "lib", _embedder())
+    assert lib.store.document("kettles").tier == "private" and lib.store.document("notes").author == "A. Brewer"
+    again = runner.invoke(args=["ingest", str(books / "kettles.txt"), "--tier", "private", "--author", "A. Brewer"])
+    assert "kettles: done (unchanged" in again.output
+    bad = runner.invoke(args=["ingest", str(books / "ignored.xyz")])
+    assert bad.exit_code != 0 and "no files with an accepted extension" in bad.output
+
+
+def _embedder():
+    from embedding import Embedder
+
+    return Embedder.load("sentence-transformers/all-MiniLM-L6-v2")

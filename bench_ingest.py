@@ -1,7 +1,8 @@
-"""Time PDF parsing: write a book-sized PDF with fpdf2, read it with parse_file, report pages per minute.
+"""Ingest speed: write a book-sized PDF (about 500 words a page) and time reading it, then ingesting it whole.
 
-Run `python bench_parsers.py [pages]`, or call bench_pdf() from benchmark.py. The figure includes starting
-the sandboxed PDF worker process. Does not: measure DOCX/HTML/JSON (they are far cheaper) or chunking.
+`flask --app app bench-ingest` prints both: pages per minute for parsing alone (including the start of the
+sandboxed PDF worker) and for the full ingest job (parse, chunk, embed with the configured embedder, commit
+to the store, update the indexes). Does not: measure DOCX/HTML/JSON (cheaper to read than PDF).
 """
 import sys
 import tempfile
@@ -37,6 +38,26 @@ def bench_pdf(pages: int = 200) -> dict:
         parsed = parse_file(path, "bench.pdf")
         seconds = time.perf_counter() - start
     return {"pages": parsed.pages, "seconds": round(seconds, 3), "pages_per_minute": round(parsed.pages / seconds * 60)}
+
+
+def bench_ingest(embedder, pages: int = 200) -> dict:
+    """Ingest a generated `pages`-page PDF into an empty library; returns the job's figures."""
+    import library
+    from jobs import Ingestor
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "bench.pdf"
+        write_pdf(path, pages)
+        ingestor = Ingestor(library.Library.open(Path(folder) / "library", embedder, create=True))
+        job = ingestor.submit_file(path, "bench.pdf", {})
+        start = time.perf_counter()
+        ingestor.run_pending()
+        seconds = time.perf_counter() - start
+        job = ingestor.store.job(job.id)
+    if job.status != "done":
+        raise RuntimeError(f"the benchmark ingest failed: {job.error}")
+    return {"pages": pages, "chunks": job.total, "seconds": round(seconds, 2),
+            "pages_per_minute": round(pages / seconds * 60)}
 
 
 if __name__ == "__main__":

@@ -34,7 +34,7 @@ $(VENV)/.installed: requirements.txt
 	touch $@
 
 library: install
-	@[ -f data/library/manifest.json ] || $(FLASK) ingest-default
+	@[ -f data/library/library.sqlite3 ] || $(FLASK) ingest-default
 
 chromium:
 	@(command -v chromium >/dev/null && [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]) || \

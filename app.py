@@ -106,6 +106,9 @@ def create_app(config=None, pipeline=None) -> Flask:
             raise SystemExit(f"Evidenz cannot start: {loader.error}")
     app.before_request(loader.start)
     app.before_request(loader.start_ingestor)
+    # gunicorn loads the app once and forks workers, which do not inherit threads: each worker starts its
+    # ingest thread at once, so jobs interrupted by a restart resume without waiting for a request.
+    os.register_at_fork(after_in_child=loader.start_ingestor)
 
     app.register_blueprint(bp)
     app.register_blueprint(documents_bp)

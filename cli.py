@@ -21,10 +21,12 @@ def _build_library(corpus: Path) -> None:
     docs = library.read_corpus(corpus)
     click.echo(f"Indexing {len(docs):,} documents from {corpus} into {config['LIBRARY_DIR']}/ ...")
     embedder = Embedder.load(config["EMBEDDING_MODEL"])
-    built = library.build(
+    built, changed = library.add_corpus(
         docs, embedder, Path(config["LIBRARY_DIR"]), config["MAX_CHARS"], config["OVERLAP_CHARS"], progress=True
     )
-    click.echo(f"Built {len(built.view.chunks):,} chunks in {time.perf_counter() - started:.0f} s.")
+    stats = built.store.stats()
+    click.echo(f"Indexed {changed:,} new or changed documents in {time.perf_counter() - started:.0f} s; the library "
+               f"has {stats['documents']:,} documents and {stats['chunks']:,} chunks.")
 
 
 @click.command("ingest-default")
@@ -44,7 +46,7 @@ def ingest_default():
 @click.argument("corpus", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @with_appcontext
 def ingest_corpus(corpus: Path):
-    """Index a BEIR-style corpus.jsonl (_id, title, text) as the library, replacing the current one."""
+    """Add a BEIR-style corpus.jsonl (_id, title, text) to the library (changed documents only)."""
     _build_library(corpus)
 
 

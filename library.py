@@ -267,28 +267,53 @@ class Library:
         os.replace(tmp / "manifest.json", folder / "manifest.json")
 
 
-def build(docs: list[Document], embedder, folder: Path, max_chars: int, overlap: int, progress: bool = False,
-          work: str | None = None) -> Library:
-    """A new library in folder from a corpus of short documents (the default library, evaluation sets)."""
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    for name in ("manifest.json", "library.sqlite3", "library.sqlite3-wal", "library.sqlite3-shm", "chunks.jsonl"):
-        (folder / name).unlink(missing_ok=True)
+def corpus_entries(docs: list[Document], embedder, max_chars: int, overlap: int, progress: bool = False,
+                   work: str | None = None) -> list[tuple]:
+    """Store entries for a corpus of short documents (sentence-aware chunks, embedded in one pass)."""
     chunks = chunk_documents(docs, max_chars, overlap)
     log.info("%d documents -> %d chunks", len(docs), len(chunks))
     vectors = embedder.embed([passage_text(c) for c in chunks], progress=progress) if chunks else None
-    entries, at = [], 0
     by_doc: dict[str, list[Chunk]] = {}
     for chunk in chunks:
         by_doc.setdefault(chunk.doc_id, []).append(chunk)
+    entries, at = [], 0
     for doc in docs:
         mine = by_doc.get(doc.id, [])
         info = DocumentInfo(doc.id, doc.title, "text", content_hash([doc]), work=work, chunk_count=len(mine))
         entries.append((info, doc.text, mine, vectors[at:at + len(mine)] if mine else np.zeros((0, embedder.dim)), None))
         at += len(mine)
+    return entries
+
+
+def build(docs: list[Document], embedder, folder: Path, max_chars: int, overlap: int, progress: bool = False) -> Library:
+    """A new library in folder holding only docs (evaluation sets); whatever the folder held is replaced."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in ("manifest.json", "library.sqlite3", "library.sqlite3-wal", "library.sqlite3-shm", "chunks.jsonl"):
+        (folder / name).unlink(missing_ok=True)
     library = Library.open(folder, embedder, create=True)
-    library.replace_documents(entries)
+    library.replace_documents(corpus_entries(docs, embedder, max_chars, overlap, progress))
     return library
+
+
+def add_corpus(docs: list[Document], embedder, folder: Path, max_chars: int, overlap: int,
+               progress: bool = False) -> tuple[Library, int]:
+    """Add or update a corpus in the library in folder, keeping its other documents; returns (library, changed).
+
+    Documents whose text is unchanged are skipped, so re-running costs nothing. A library of the old
+    format (before the store; it never held uploads) is replaced.
+    """
+    folder = Path(folder)
+    if (folder / "chunks.jsonl").exists() and not (folder / "library.sqlite3").exists():
+        log.info("replacing the old-format library in %s", folder)
+        for name in ("manifest.json", "chunks.jsonl", "bm25.npz", "bm25_vocab.json", "faiss.index"):
+            (folder / name).unlink(missing_ok=True)
+    library = Library.open(folder, embedder, create=True)
+    changed = [d for d in docs if (known := library.store.document(d.id)) is None
+               or known.content_hash != content_hash([d])]
+    if changed:
+        library.replace_documents(corpus_entries(changed, embedder, max_chars, overlap, progress))
+    return library, len(changed)
 
 
 def load(folder: Path, embedder) -> Library:

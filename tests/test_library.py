@@ -136,3 +136,16 @@ def test_large_libraries_get_an_hnsw_index_that_search_can_use(tmp_path, monkeyp
 def test_small_libraries_keep_exact_search():
     import faiss
     assert type(faiss.downcast_index(library.make_index(8, library.HNSW_ABOVE).index)).__name__ == "IndexFlatIP"
+
+
+def test_adding_a_corpus_keeps_other_documents_and_skips_unchanged_ones(tmp_path):
+    (tmp_path / "chunks.jsonl").write_text("{}\n")  # an old-format library is replaced
+    lib, changed = library.add_corpus(CORPUS[:2], FakeEmbedder(), tmp_path, 1200, 200)
+    assert changed == 2 and not (tmp_path / "chunks.jsonl").exists()
+    lib.replace_documents([entry("kettle", ["A kettle boils water."])])  # an upload
+    edited = [CORPUS[0].__class__("fleming", "Alexander Fleming", "Fleming found penicillin in 1928.")]
+    lib, changed = library.add_corpus(edited + CORPUS[1:], FakeEmbedder(), tmp_path, 1200, 200)
+    assert changed == 3  # fleming changed, photosynthesis and rome are new, everest is skipped
+    assert {c.doc_id for c in lib.view.chunks} == {"fleming", "everest", "photosynthesis", "rome", "kettle"}
+    assert lib.store.document_text("fleming") == "Fleming found penicillin in 1928."
+    assert_view_matches_a_fresh_build(lib)

@@ -29,6 +29,34 @@ PRONOUN_START = re.compile(r"(he|she|it|its|his|her|they|their|this|these|those)
 MIN_SIMILARITY = 0.35  # below this cosine for every sentence, the passages are not about the question
 MIN_SCORE = 0.40  # below this combined score, the best sentence does not answer it
 KEEP_WITHIN = 0.15  # further sentences must score within this of the best one
+HEADING_WORDS = 10  # a first line this short without closing punctuation is a heading ("Chapter 3: Varroa Mites")
+CLOSING = re.compile(r"[.!?:;׃\"'”)\]]\s*$")
+MARKER = re.compile(r"(#|chapter|section|lesson|part|§|סימן|סעיף|הלכה|פרק)", re.I)
+
+
+def is_heading(line: str, first_of_several: bool) -> bool:
+    """Whether a line of a passage is a heading rather than prose."""
+    if line.startswith("#"):
+        return True
+    short = len(line.split()) <= HEADING_WORDS and not CLOSING.search(line)
+    if first_of_several:
+        return short
+    return short and MARKER.match(line) is not None and "." not in line  # a lone "Lesson 2: Brewing"
+
+
+def prose(text: str) -> list[str]:
+    """The paragraphs of a passage without their heading lines, each paragraph's lines joined.
+
+    Uploaded books keep headings and the line breaks of the page; a heading is not part of the sentence
+    after it, and a wrapped line is.
+    """
+    paragraphs = []
+    for block in re.split(r"\n\s*\n", text):
+        lines = [line.strip() for line in block.split("\n") if line.strip()]
+        lines = [line for i, line in enumerate(lines) if not is_heading(line, i == 0 and len(lines) > 1)]
+        if lines:
+            paragraphs.append(" ".join(lines))
+    return paragraphs
 
 
 def content_words(text: str) -> set[str]:
@@ -61,7 +89,7 @@ class ExtractiveWriter:
         """(passage number, position, sentence) for every distinct sentence of the passages."""
         seen, out = set(), []
         for n, hit in enumerate(hits, start=1):
-            for pos, sentence in enumerate(split_sentences(hit.chunk.text)):
+            for pos, sentence in enumerate(s for paragraph in prose(hit.chunk.text) for s in split_sentences(paragraph)):
                 key = " ".join(tokenize(sentence))
                 if key and key not in seen:  # overlapping chunks repeat sentences
                     seen.add(key)

@@ -65,3 +65,14 @@ def test_pronoun_sentence_brings_its_subject():
     hits = make_retriever(docs, embedder).search("Nobel Prize Physics 1903", top_k=1)
     answer = ExtractiveWriter(embedder).write("Nobel Prize Physics 1903", "factual_lookup", hits)
     assert answer == "Marie Curie was a physicist [1]. She won the Nobel Prize in Physics in 1903 [1]."
+
+
+def test_headings_of_uploaded_books_are_not_quoted_as_prose():
+    from extractive import prose
+
+    assert prose("Chapter 3: Varroa Mites\nThe varroa mite is a pest\nof honey bees. Treat in winter.") == [
+        "The varroa mite is a pest of honey bees. Treat in winter."]
+    assert prose("# Baking\n\nBake the loaf at 250 degrees.") == ["Bake the loaf at 250 degrees."]
+    assert prose("Lesson 2: Brewing\n\nGreen tea wants cool water.") == ["Green tea wants cool water."]
+    assert prose("Fleming was a physician. He discovered penicillin") == ["Fleming was a physician. He discovered penicillin"]
+    assert prose("סעיף א. יתגבר כארי לעמוד בבוקר") == ["סעיף א. יתגבר כארי לעמוד בבוקר"]

@@ -4,6 +4,7 @@ fused = alpha * cosine + (1 - alpha) * bm25 / max(bm25), over the union of each 
 candidates; the best `rerank_depth` go to the cross-encoder when one is loaded, and the top k are
 returned with every stage's score. Without a cross-encoder the hybrid order stands.
 """
+import json
 import logging
 import time
 from dataclasses import dataclass
@@ -48,6 +49,9 @@ class Reranker:
         log.info("loading cross-encoder %s", name)
         # weights may ship in fp16 to stay small; CPUs compute fp32 much faster
         model = load_sentence_transformer(name, cls=CrossEncoder, model_kwargs={"dtype": torch.float32})
+        card = Path(name) / "training.json"  # one of ours: score pairs at the length it was trained on
+        if card.exists():
+            model.max_length = json.loads(card.read_text())["max_length"]
         return cls(model, name)
 
     def score(self, query: str, passages: list[str]) -> np.ndarray:

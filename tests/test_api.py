@@ -145,3 +145,20 @@ def test_failed_load_is_reported_with_the_fix(tmp_path):
     assert response.status_code == 503 and response.json["status"] == "error"
     assert "ingest-default" in response.json["error"]
     assert "ingest-default" in client.post("/api/query", json={"question": "Hi?"}).json["error"]
+
+
+@pytest.mark.parametrize("filters, message", [
+    ("he", '"filters" must be an object'),
+    ({"colour": "red"}, "Unknown filter(s): colour"),
+    ({"document_ids": "fleming"}, "must be a list"),
+    ({"language": 5}, '"filters.language" must be a string'),
+])
+def test_bad_filters_get_a_400_that_says_what_to_fix(client, filters, message):
+    response = client.post("/api/query", json={"question": "Who discovered penicillin?", "filters": filters})
+    assert response.status_code == 400 and message in response.get_json()["error"]
+
+
+def test_document_filter_narrows_the_search(client):
+    body = client.post("/api/query", json={"question": "Who discovered penicillin?",
+                                           "filters": {"document_ids": ["everest"]}}).get_json()
+    assert {p["doc_id"] for p in body["passages"]} == {"everest"}

@@ -32,5 +32,6 @@ def test_trained_model_is_fp16_on_disk_and_loads_as_a_reranker(tmp_path, beir, t
     assert json.loads((tmp_path / "ce" / "training.json").read_text()) == card
     reranker = Reranker.load(str(tmp_path / "ce"))
     assert next(reranker.model.parameters()).dtype == torch.float32  # computed in fp32 on the CPU
+    assert reranker.model.max_length == 64  # the length it was trained at
     scores = reranker.score("Who discovered penicillin?", ["Fleming discovered penicillin.", "Everest is high."])
     assert scores.shape == (2,) and scores[0] != scores[1]

@@ -16,6 +16,7 @@ from api import bp, register_error_handlers
 from documents import bp as documents_bp
 from cli import commands
 from pipeline import Pipeline
+from verify import SUPPORT_THRESHOLD
 
 # Models come from local folders only; a hub is never contacted unless the user says so.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -49,6 +50,7 @@ DEFAULTS = {
     "LOAD_ON_START": False,
     "MAX_CONTENT_LENGTH": MAX_BODY_BYTES,
     "MAX_UPLOAD_BYTES": 50 * 1024 * 1024,  # /api/documents only
+    "SUPPORT_THRESHOLD": SUPPORT_THRESHOLD,  # a citation counts as supported from this cosine up (verify.py)
 }
 
 

@@ -171,6 +171,22 @@ def bench_command(sizes: str, queries: int, no_compare: bool, worker_chunks: int
     click.echo(json.dumps(report))
 
 
+@click.command("calibrate-support")
+@click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--limit", default=1000, show_default=True, help="Questions to sample.")
+@click.option("--seed", default=0, show_default=True)
+@with_appcontext
+def calibrate_support_command(folder: Path, limit: int, seed: int):
+    """Choose the citation support threshold on a BEIR folder with gold answers; the last line is JSON."""
+    from embedding import Embedder
+    from evaluate import calibrate_support
+    from verify import Verifier
+
+    result = calibrate_support(Verifier(Embedder.load(current_app.config["EMBEDDING_MODEL"])), folder, limit, seed)
+    click.echo(f"threshold {result['threshold']}: balanced accuracy {result['balanced_accuracy']}")
+    click.echo(json.dumps(result))
+
+
 @click.command("bench-ingest")
 @click.option("--pages", default=200, show_default=True, help="Pages of the generated PDF (about 500 words each).")
 @with_appcontext
@@ -209,5 +225,5 @@ def train_reranker(sets, base, out, queries, negatives, random_negatives, lr, la
     click.echo(json.dumps(card))
 
 
-commands = [ingest_default, ingest_corpus, ingest, train_classifier, eval_command, bench_command, bench_ingest_command,
+commands = [ingest_default, ingest_corpus, ingest, train_classifier, eval_command, bench_command, bench_ingest_command, calibrate_support_command,
             train_reranker]

@@ -14,6 +14,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 from tqdm import tqdm
 
 import library
@@ -128,3 +129,37 @@ def evaluate_answers(pipeline, queries: list[dict], qrels: dict, unanswerable: b
             "citation_hits_gold": round(hits_gold / max(1, answered), 4),
         })
     return metrics
+
+
+def calibrate_support(verifier, folder: Path, limit: int, seed: int = 0) -> dict:
+    """The support threshold that best separates claims their passage supports from claims it does not.
+
+    A claim is a question joined to its gold answer ("Who discovered penicillin? Alexander Fleming"): a
+    paraphrase of a fact, as a model writes one. Its gold paragraph supports it; the paragraph BM25 ranks
+    highest among the others (usually a sibling paragraph of the same article) does not.
+    """
+    from bm25 import BM25, tokenize
+
+    docs = library.read_corpus(folder / "corpus.jsonl")
+    texts = [f"{d.title}\n{d.text}" for d in docs]
+    index_of = {d.id: i for i, d in enumerate(docs)}
+    bm25 = BM25.index([tokenize(t) for t in texts])
+    qrels = read_qrels(folder)
+    queries = sample([q for q in read_queries(folder) if q["answers"]], qrels, limit, seed)
+    positive, negative = [], []
+    for query in tqdm(queries, desc="support calibration", file=sys.stderr):
+        gold = {index_of[d] for d, g in qrels[query["id"]].items() if g > 0 and d in index_of}
+        if not gold:
+            continue
+        claim = f"{query['text'].rstrip('?')}: {query['answers'][0]}."
+        other = next(int(i) for i in np.argsort(-bm25.scores(tokenize(query["text"]))) if int(i) not in gold)
+        positive.append(float(verifier.support([claim], docs[min(gold)].text)[0]))
+        negative.append(float(verifier.support([claim], docs[other].text)[0]))
+    pos, neg = np.array(positive), np.array(negative)
+    candidates = np.round(np.arange(0.20, 0.95, 0.01), 2)
+    balanced = [((pos >= t).mean() + (neg < t).mean()) / 2 for t in candidates]
+    best = int(np.argmax(balanced))
+    return {"claims": len(pos), "threshold": float(candidates[best]), "balanced_accuracy": round(balanced[best], 4),
+            "supported_kept": round(float((pos >= candidates[best]).mean()), 4),
+            "unsupported_removed": round(float((neg < candidates[best]).mean()), 4),
+            "support_mean_gold": round(float(pos.mean()), 4), "support_mean_other": round(float(neg.mean()), 4)}

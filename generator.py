@@ -71,7 +71,7 @@ def parse_citations(text: str, hits: list[Hit]) -> tuple[str, list[Citation], li
             if 1 <= n <= len(hits):
                 valid.append(n)
                 chunk = hits[n - 1].chunk
-                citations.setdefault(n, Citation(n, chunk.id, chunk.title))
+                citations.setdefault(n, Citation(n, chunk.id, chunk.title, chunk.ref or chunk.title))
             elif n not in invalid:
                 invalid.append(n)
         return match.group(1) + "".join(f"[{n}]" for n in valid) if valid else ""
@@ -87,10 +87,11 @@ class ProviderError(RuntimeError):
 class Generator:
     """Chooses a writer, asks it for an answer and checks the citations it gave."""
 
-    def __init__(self, writers: dict, default: str, fallback: str = "offline"):
+    def __init__(self, writers: dict, default: str, fallback: str = "offline", verifier=None):
         self.writers = writers
         self.default = default
         self.fallback = fallback
+        self.verifier = verifier  # checks quotes and support of every citation (verify.py), when given
 
     def answer(self, question: str, query_type: str, hits: list[Hit], provider: str | None = None) -> Answer:
         """Write a cited answer from hits with the named provider (default: the configured one)."""
@@ -110,6 +111,27 @@ class Generator:
         text, citations, invalid = parse_citations(text, hits)
         if invalid:
             log.warning("%s cited passages that were not given: %s", name, invalid)
+        removed = []
+        if self.verifier and citations and not text.startswith(CANNOT_ANSWER):
+            text, citations, removed = self._verify(text, hits)
+            if not text:  # nothing the passages support is left: say so, and what was searched
+                searched = "; ".join(dict.fromkeys(h.chunk.ref or h.chunk.title for h in hits))
+                text = f"{CANNOT_ANSWER} Sources searched: {searched}."
         declined = text.startswith(CANNOT_ANSWER) or not text
-        return Answer(text or CANNOT_ANSWER, citations, invalid, name, declined, degraded)
+        return Answer(text or CANNOT_ANSWER, citations, invalid, name, declined, degraded, removed)
+
+    def _verify(self, text: str, hits: list[Hit]) -> tuple[str, list[Citation], list[str]]:
+        """Drop claims no citation supports; each remaining citation with its quote and support checks."""
+        kept, records, removed = self.verifier.verify(text, hits)
+        if removed:
+            log.info("removed %d unsupported claim(s)", len(removed))
+        kept, citations, _ = parse_citations(kept, hits)
+        checked = []
+        for citation in citations:
+            mine = [r for r in records if r["n"] == citation.n and r["supported"]]
+            quotes = [r["quote_verified"] for r in mine if r["quote_verified"] is not None]
+            chunk = hits[citation.n - 1].chunk
+            checked.append(Citation(citation.n, citation.passage_id, citation.title, chunk.ref or chunk.title, True,
+                                    all(quotes) if quotes else None, max(r["support"] for r in mine) if mine else None))
+        return kept, checked, removed
 

@@ -97,6 +97,10 @@ class Citation:
     n: int
     passage_id: str
     title: str
+    ref: str | None = None  # the passage's canonical reference, else its title
+    valid: bool = True  # names a passage that was given (invalid ones never reach an answer)
+    quote_verified: bool | None = None  # every quoted span is in the passage; None when nothing is quoted
+    support: float | None = None  # best cosine of a citing claim with a sentence of the passage; None if unchecked
 
 
 @dataclass
@@ -109,3 +113,4 @@ class Answer:
     generator: str = ""
     declined: bool = False
     degraded: str | None = None  # why the configured provider was not used, when it failed
+    removed_claims: list[str] = field(default_factory=list)  # sentences dropped because no citation supported them

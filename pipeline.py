@@ -64,6 +64,7 @@ class Pipeline:
         from generator import Generator
         from jobs import Ingestor
         from providers import ClaudeWriter, GeminiWriter
+        from verify import Verifier
         from retrieval import RetrievalConfig, Reranker, Retriever
 
         started = time.perf_counter()
@@ -88,6 +89,7 @@ class Pipeline:
             writers["gemini"] = GeminiWriter(
                 config["GEMINI_API_KEY"], config["GEMINI_MODEL"], config["GEMINI_BASE_URL"], timeout, retries
             )
+        verifier = Verifier(embedder, config["SUPPORT_THRESHOLD"])
         default = config["GENERATOR"] or next(n for n in ("gemini", "claude", "offline") if n in writers)
         if default not in writers:
             raise ValueError(f"GENERATOR={default!r} is not configured; available: {sorted(writers)} (set its API key)")
@@ -99,7 +101,7 @@ class Pipeline:
             "load_seconds": round(time.perf_counter() - started, 2),
         }
         log.info("pipeline loaded in %.1f s", info["load_seconds"])
-        return cls(classifier, retriever, Generator(writers, default), info, ingestor)
+        return cls(classifier, retriever, Generator(writers, default, verifier=verifier), info, ingestor)
 
     def describe(self) -> dict:
         """What is actually live, for /api/health."""
@@ -163,6 +165,7 @@ class Pipeline:
             "declined": answer.declined,
             "citations": [asdict(c) for c in answer.citations],
             "invalid_citations": answer.invalid_citations,
+            "removed_claims": answer.removed_claims,
             "passages": [passage_json(n, hit) for n, hit in enumerate(hits, start=1)],
             "generator": answer.generator,
             "degraded": answer.degraded is not None,

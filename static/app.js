@@ -90,11 +90,22 @@ function renderTurn(question, data) {
   turn.querySelector(".timing").textContent = `${Math.round(data.timings_ms.total)} ms`;
   const answer = turn.querySelector(".answer");
   renderAnswer(answer, data.answer, turnId, data.passages.length);
+  for (const link of answer.querySelectorAll("a.cite")) {  // what was checked, on hover
+    const citation = data.citations.find((c) => `[${c.n}]` === link.textContent);
+    if (!citation) { link.classList.add("unverified"); link.title = "not checked against its passage"; continue; }
+    const checks = [citation.ref || citation.title];
+    if (citation.support !== null && citation.support !== undefined) checks.push(`support ${citation.support.toFixed(2)}`);
+    if (citation.quote_verified) checks.push("quote found verbatim");
+    link.title = checks.join(" · ");
+  }
   answer.classList.toggle("declined", data.declined);
   const warning = turn.querySelector(".warning");
   const notes = [];
   if (data.degraded) notes.push(data.degraded_reason || "The configured model failed; this answer was written offline.");
   if (data.invalid_citations.length) notes.push(`Removed citations to passages that were not given: ${data.invalid_citations.join(", ")}.`);
+  if (data.removed_claims && data.removed_claims.length) {
+    notes.push(`Removed ${data.removed_claims.length} sentence(s) that no cited passage supports: ${data.removed_claims.join(" ")}`);
+  }
   if (notes.length) {
     warning.textContent = notes.join(" ");
     warning.hidden = false;

@@ -14,7 +14,9 @@ def test_query_returns_the_documented_shape(client):
     body = response.json
     assert body["question"] == "Who discovered penicillin?" and body["query_type"] == "factual_lookup"
     assert body["answer"] == "Fleming discovered penicillin [1]."
-    assert body["citations"] == [{"n": 1, "passage_id": "fleming#0", "title": "Alexander Fleming"}]
+    assert body["citations"] == [{"n": 1, "passage_id": "fleming#0", "title": "Alexander Fleming", "ref": "Alexander Fleming",
+                                  "valid": True, "quote_verified": None, "support": None}]
+    assert body["removed_claims"] == []
     assert body["generator"] == "offline" and body["degraded"] is False and body["reranked"] is False
     first = body["passages"][0]
     assert set(first) >= {"id", "title", "chunk", "ce_score", "bm25_score", "dense_score"}

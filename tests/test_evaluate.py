@@ -34,3 +34,13 @@ def test_eval_unknown_split_says_what_exists(tmp_path, beir):
     app = create_app({"TESTING": True})
     result = app.test_cli_runner().invoke(args=["eval", str(beir), "--split", "dev"])
     assert result.exit_code != 0 and "choose a split" in str(result.exception)
+
+
+def test_support_calibration_separates_gold_from_other_paragraphs(beir):
+    from conftest import FakeEmbedder
+    from evaluate import calibrate_support
+    from verify import Verifier
+
+    result = calibrate_support(Verifier(FakeEmbedder()), beir, limit=10)
+    assert result["claims"] > 0 and 0.2 <= result["threshold"] <= 0.94
+    assert result["support_mean_gold"] > result["support_mean_other"]

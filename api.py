@@ -7,10 +7,12 @@ errors become a 500 with a generic message (Flask logs the traceback), never exc
 from flask import Blueprint, current_app, request
 from werkzeug.exceptions import HTTPException
 
+from store import FILTER_FIELDS as METADATA_FILTERS
+
 MAX_QUESTION_CHARS = 2000
 TOP_K_MIN, TOP_K_MAX = 1, 20
 QUERY_FIELDS = ("question", "top_k", "provider", "filters")
-FILTER_FIELDS = ("document_ids", "language", "work", "tier", "community")
+FILTER_FIELDS = ("document_ids", *METADATA_FILTERS)
 MAX_FILTER_IDS = 200
 
 # The page loads its script and style from this origin only and never runs inline code.

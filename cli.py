@@ -85,7 +85,8 @@ def ingest(paths, **metadata):
         failed += job.status == "failed"
         detail = job.error if job.status == "failed" else f"{job.stage}, {job.total} chunks"
         click.echo(f"{path}: {job.document_id}: {job.status} ({detail})" + "".join(f"\n  warning: {w}" for w in job.warnings))
-    click.echo(f"Library: {library.store.stats()['documents']:,} documents, {library.store.stats()['chunks']:,} chunks.")
+    stats = library.store.stats()
+    click.echo(f"Library: {stats['documents']:,} documents, {stats['chunks']:,} chunks.")
     if failed:
         raise SystemExit(1)
 

@@ -10,10 +10,11 @@ import re
 from flask import Blueprint, current_app, request, url_for
 
 from api import ApiError, loaded_pipeline
+from jobs import METADATA_FIELDS as DOCUMENT_FIELDS
 
 bp = Blueprint("documents", __name__)
 
-METADATA_FIELDS = ("title", "author", "language", "work", "tier", "community", "document_id")
+METADATA_FIELDS = (*DOCUMENT_FIELDS, "document_id")
 MAX_FIELD_CHARS = 300
 DOCUMENT_ID = re.compile(r"^[\w-]{1,80}$")
 PAGE_MAX = 500
@@ -121,8 +122,4 @@ def reindex(doc_id: str):
 def stats():
     """Documents, chunks, and the documents with the most chunks."""
     store = loaded_pipeline().retriever.library.store
-    rows = store.db.execute(
-        "SELECT id, title, chunk_count FROM documents ORDER BY chunk_count DESC, id LIMIT 50").fetchall()
-    jobs = dict(store.db.execute("SELECT status, count(*) FROM jobs GROUP BY status").fetchall())
-    return {**store.stats(), "jobs": jobs,
-            "per_document": [{"id": r[0], "title": r[1], "chunks": r[2]} for r in rows]}
+    return {**store.stats(), "jobs": store.job_counts(), "per_document": store.largest_documents()}

@@ -131,6 +131,23 @@ def evaluate_answers(pipeline, queries: list[dict], qrels: dict, unanswerable: b
     return metrics
 
 
+def corpus_bm25(folder: Path):
+    """A BEIR folder's corpus with BM25 over each document's title and text: (docs, texts, bm25, index by id)."""
+    from bm25 import BM25, tokenize
+
+    docs = library.read_corpus(folder / "corpus.jsonl")
+    texts = [f"{d.title}\n{d.text}" for d in docs]
+    return docs, texts, BM25.index([tokenize(t) for t in texts]), {d.id: i for i, d in enumerate(docs)}
+
+
+def hard_negatives(bm25, question: str, gold: set[int], n: int) -> list[int]:
+    """The n documents BM25 ranks highest for question that are not gold."""
+    from bm25 import tokenize
+
+    ranked = (int(i) for i in np.argsort(-bm25.scores(tokenize(question))))
+    return [i for i, _ in zip((i for i in ranked if i not in gold), range(n))]
+
+
 def calibrate_support(verifier, folder: Path, limit: int, seed: int = 0) -> dict:
     """The support threshold that best separates claims their passage supports from claims it does not.
 
@@ -138,12 +155,7 @@ def calibrate_support(verifier, folder: Path, limit: int, seed: int = 0) -> dict
     paraphrase of a fact, as a model writes one. Its gold paragraph supports it; the paragraph BM25 ranks
     highest among the others (usually a sibling paragraph of the same article) does not.
     """
-    from bm25 import BM25, tokenize
-
-    docs = library.read_corpus(folder / "corpus.jsonl")
-    texts = [f"{d.title}\n{d.text}" for d in docs]
-    index_of = {d.id: i for i, d in enumerate(docs)}
-    bm25 = BM25.index([tokenize(t) for t in texts])
+    docs, _, bm25, index_of = corpus_bm25(folder)
     qrels = read_qrels(folder)
     queries = sample([q for q in read_queries(folder) if q["answers"]], qrels, limit, seed)
     positive, negative = [], []
@@ -152,7 +164,7 @@ def calibrate_support(verifier, folder: Path, limit: int, seed: int = 0) -> dict
         if not gold:
             continue
         claim = f"{query['text'].rstrip('?')}: {query['answers'][0]}."
-        other = next(int(i) for i in np.argsort(-bm25.scores(tokenize(query["text"]))) if int(i) not in gold)
+        [other] = hard_negatives(bm25, query["text"], gold, 1)
         positive.append(float(verifier.support([claim], docs[min(gold)].text)[0]))
         negative.append(float(verifier.support([claim], docs[other].text)[0]))
     pos, neg = np.array(positive), np.array(negative)

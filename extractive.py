@@ -14,6 +14,7 @@ import re
 import numpy as np
 import regex
 
+import structure
 from bm25 import tokenize
 from chunking import split_sentences
 from generator import CANNOT_ANSWER
@@ -31,17 +32,14 @@ MIN_SCORE = 0.40  # below this combined score, the best sentence does not answer
 KEEP_WITHIN = 0.15  # further sentences must score within this of the best one
 HEADING_WORDS = 10  # a first line this short without closing punctuation is a heading ("Chapter 3: Varroa Mites")
 CLOSING = re.compile(r"[.!?:;׃\"'”)\]]\s*$")
-MARKER = re.compile(r"(#|chapter|section|lesson|part|§|סימן|סעיף|הלכה|פרק)", re.I)
 
 
 def is_heading(line: str, first_of_several: bool) -> bool:
-    """Whether a line of a passage is a heading rather than prose."""
-    if line.startswith("#"):
+    """Whether a line of a passage is a heading rather than prose: a marker structure.py knows, or a short
+    first line without closing punctuation (a PDF's "The Hive" above its text)."""
+    if structure.is_heading(line):
         return True
-    short = len(line.split()) <= HEADING_WORDS and not CLOSING.search(line)
-    if first_of_several:
-        return short
-    return short and MARKER.match(line) is not None and "." not in line  # a lone "Lesson 2: Brewing"
+    return first_of_several and len(line.split()) <= HEADING_WORDS and not CLOSING.search(line)
 
 
 def prose(text: str) -> list[str]:

@@ -72,12 +72,13 @@ class Ingestor:
         doc = self.store.document(doc_id)
         if doc is None:
             return None
-        if not self.store.source_path(doc_id):
+        source = self.store.source_path(doc_id)
+        if not source:
             raise ValueError(f"{doc_id} was built from a corpus, not uploaded, so it has no file to re-index; "
                              "rebuild the corpus with `flask --app app ingest-default` or ingest-corpus")
         job_id = uuid.uuid4().hex
         options = {k: getattr(doc, k) for k in METADATA_FIELDS if getattr(doc, k) is not None}
-        self.store.add_job(job_id, "reindex", doc_id, doc.filename, self.store.source_path(doc_id), options)
+        self.store.add_job(job_id, "reindex", doc_id, doc.filename, source, options)
         self._wake.set()
         return self.store.job(job_id)
 

@@ -159,7 +159,7 @@ class Library:
         """Add or replace documents: (info, text, chunks, embeddings, source path) each, in one transaction."""
         with self.writing():
             replaced = {info.id for info, *_ in entries}
-            removed = [r for doc_id in replaced for r in self._rowids_of(doc_id)]
+            removed = [r for doc_id in replaced for r in self.store.chunk_rowids(doc_id)]
             added_rowids = self.store.replace_documents(entries)
             chunks = [c for _, _, cs, _, _ in entries for c in cs]
             vectors = np.concatenate([e for _, _, _, e, _ in entries]) if entries else np.zeros((0, self.embedder.dim))
@@ -185,9 +185,6 @@ class Library:
                 yield
             fcntl.flock(lock, fcntl.LOCK_UN)
 
-    def _rowids_of(self, doc_id: str) -> list[int]:
-        return [r[0] for r in self.store.db.execute("SELECT rowid FROM chunks WHERE doc_id = ?", (doc_id,))]
-
     def _apply(self, removed: list[int], added: list[Chunk], added_rowids: np.ndarray, vectors: np.ndarray) -> None:
         """Build the next view from the current one, swap it in and save it."""
         old = self.view
@@ -205,7 +202,7 @@ class Library:
             if len(added):
                 index.add_with_ids(np.ascontiguousarray(vectors, dtype=np.float32), added_rowids)
         else:  # HNSW cannot remove entries: rebuild it from the stored embeddings
-            index = self._index_from_store(len(labels))
+            index = self._index_from(list(self.store.chunk_rows()))
         self.view = View(chunks, bm25, index, labels, self.store.generation())
         self._save()
 
@@ -217,14 +214,10 @@ class Library:
         if manifest and manifest.get("generation") == generation:
             return self._read_view(manifest)
         log.info("the index files of %s lag behind its store; rebuilding them from the store", self.folder)
-        chunks, labels, vectors = [], [], []
-        for rowid, chunk, vector in self.store.chunk_rows():
-            chunks.append(chunk), labels.append(rowid), vectors.append(vector)
-        index = make_index(self.embedder.dim, len(chunks))
-        if chunks:
-            index.add_with_ids(np.vstack(vectors), np.asarray(labels, dtype=np.int64))
+        rows = list(self.store.chunk_rows())
+        chunks, labels = [c for _, c, _ in rows], np.asarray([r for r, _, _ in rows], dtype=np.int64)
         bm25 = BM25.index([tokenize(passage_text(c)) for c in chunks])
-        self.view = View(chunks, bm25, index, np.asarray(labels, dtype=np.int64), generation)
+        self.view = View(chunks, bm25, self._index_from(rows), labels, generation)
         self._save()
         return self.view
 
@@ -239,9 +232,9 @@ class Library:
             raise LibraryError(f"the library in {self.folder}/ is inconsistent (chunk counts {sorted(counts)}); {REBUILD_HINT}")
         return View(chunks, bm25, index, np.asarray(labels, dtype=np.int64), manifest["generation"])
 
-    def _index_from_store(self, n: int) -> faiss.Index:
-        index = make_index(self.embedder.dim, n)
-        rows = list(self.store.chunk_rows())
+    def _index_from(self, rows: list) -> faiss.Index:
+        """A FAISS index of stored (rowid, chunk, embedding) rows, addressed by rowid."""
+        index = make_index(self.embedder.dim, len(rows))
         if rows:
             index.add_with_ids(np.vstack([v for _, _, v in rows]), np.asarray([r for r, _, _ in rows], dtype=np.int64))
         return index

@@ -137,6 +137,16 @@ class Store:
         docs, chunks = self.db.execute("SELECT count(*), coalesce(sum(chunk_count), 0) FROM documents").fetchone()
         return {"documents": docs, "chunks": chunks, "generation": self.generation()}
 
+    def largest_documents(self, limit: int = 50) -> list[dict]:
+        """The documents with the most chunks: id, title, chunks."""
+        rows = self.db.execute("SELECT id, title, chunk_count FROM documents ORDER BY chunk_count DESC, id LIMIT ?",
+                               (limit,))
+        return [{"id": r[0], "title": r[1], "chunks": r[2]} for r in rows]
+
+    def job_counts(self) -> dict[str, int]:
+        """How many jobs are in each status."""
+        return dict(self.db.execute("SELECT status, count(*) FROM jobs GROUP BY status").fetchall())
+
     def matching_documents(self, filters: dict) -> set[str]:
         """Ids of documents whose metadata equals every given filter (document_ids, language, work, tier, community)."""
         clauses, args = [], []
@@ -186,10 +196,14 @@ class Store:
         row = self.db.execute("SELECT source_path FROM documents WHERE id = ?", (doc_id,)).fetchone()
         return row[0] if row else None
 
+    def chunk_rowids(self, doc_id: str, db=None) -> list[int]:
+        """The rowids (FAISS ids) of a document's chunks."""
+        return [r[0] for r in (db or self.db).execute("SELECT rowid FROM chunks WHERE doc_id = ?", (doc_id,))]
+
     def delete_document(self, doc_id: str) -> list[int]:
         """Remove a document and its chunks in one transaction; returns the removed chunk rowids ([] if absent)."""
         with self.transaction() as db:
-            rowids = [r[0] for r in db.execute("SELECT rowid FROM chunks WHERE doc_id = ?", (doc_id,))]
+            rowids = self.chunk_rowids(doc_id, db)
             if db.execute("DELETE FROM documents WHERE id = ?", (doc_id,)).rowcount:
                 self._bump(db)
         return rowids

@@ -118,6 +118,12 @@ def course_title(text: str) -> str | None:
     return match.group(1) if match else None
 
 
+def is_heading(line: str) -> bool:
+    """Whether a line is only a structural marker or heading ("Lesson 2: Brewing", "# Baking", "סימן ב")."""
+    heading = _heading(line)
+    return heading is not None and heading.whole_line
+
+
 def _heading(line: str) -> _Heading | None:
     """The marker a line starts with, if any."""
     if match := _MARKDOWN.fullmatch(line):

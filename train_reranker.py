@@ -12,12 +12,9 @@ import random
 import time
 from pathlib import Path
 
-import numpy as np
 import torch
 
-import library
-from bm25 import BM25, tokenize
-from evaluate import read_qrels, read_queries
+from evaluate import corpus_bm25, hard_negatives, read_qrels, read_queries
 
 log = logging.getLogger(__name__)
 
@@ -33,23 +30,18 @@ def training_pairs(folder: Path, queries_per_set: int, negatives: int, seed: int
     """
     if any(name in folder.name.lower() for name in FORBIDDEN):
         raise ValueError(f"{folder.name} is for evaluation only (non-commercial licence); never train on it")
-    docs = library.read_corpus(folder / "corpus.jsonl")
-    texts = [f"{d.title}\n{d.text}" for d in docs]
-    bm25 = BM25.index([tokenize(t) for t in texts])
+    _, texts, bm25, index_of = corpus_bm25(folder)
     qrels = read_qrels(folder)
     queries = [q for q in read_queries(folder) if q["id"] in qrels]
     rng = random.Random(seed)
     rng.shuffle(queries)
-    index_of = {d.id: i for i, d in enumerate(docs)}
     pairs = []
     for query in queries[:queries_per_set]:
         gold = {index_of[d] for d, g in qrels[query["id"]].items() if g > 0 and d in index_of}
         if not gold:
             continue
         pairs.extend((query["text"], texts[i], 1.0) for i in gold)
-        ranked = np.argsort(-bm25.scores(tokenize(query["text"])))[: negatives * 4]
-        hard = [int(i) for i in ranked if int(i) not in gold][:negatives]
-        pairs.extend((query["text"], texts[i], 0.0) for i in hard)
+        pairs.extend((query["text"], texts[i], 0.0) for i in hard_negatives(bm25, query["text"], gold, negatives))
         easy = [i for i in rng.sample(range(len(texts)), random_negatives + len(gold)) if i not in gold][:random_negatives]
         pairs.extend((query["text"], texts[i], 0.0) for i in easy)
     return pairs

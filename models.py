@@ -90,6 +90,37 @@ class Hit:
         return self.hybrid_score if self.ce_score is None else self.ce_score
 
 
+@dataclass
+class Statement:
+    """One claim of a draft answer: its text without markers, the passages it cites, and what it quotes."""
+
+    text: str
+    cited: list[int]  # passage numbers (1-based) as the writer gave them, valid or not
+    quotes: list[str] = field(default_factory=list)  # spans the writer says it copied verbatim from what it cites
+
+
+@dataclass
+class Draft:
+    """What a writer produced, before any check: text with [n] markers, and its claims when the provider
+    cited natively (Claude's search_result citations, Gemini's structured JSON). statements None means
+    the claims are parsed from the text."""
+
+    text: str
+    statements: list[Statement] | None = None
+    model: str | None = None  # the model that wrote it, when one did
+
+
+@dataclass(frozen=True)
+class WriteRequest:
+    """Everything a writer needs: the question, its type, the passages and the answer's language and model."""
+
+    question: str
+    query_type: str
+    hits: list[Hit]
+    language: str = "en"  # ISO 639-1 code of the answer's language ("he", "en", ...)
+    model: str | None = None  # overrides the writer's configured model for this request
+
+
 @dataclass(frozen=True)
 class Citation:
     """A [n] marker of an answer, resolved to the passage it names."""
@@ -101,6 +132,8 @@ class Citation:
     valid: bool = True  # names a passage that was given (invalid ones never reach an answer)
     quote_verified: bool | None = None  # every quoted span is in the passage; None when nothing is quoted
     support: float | None = None  # best cosine of a citing claim with a sentence of the passage; None if unchecked
+    verified: bool | None = None  # some claim citing it is supported by it; None when no check ran
+    spans: tuple[tuple[int, int], ...] = ()  # character ranges of the passage the claims rest on (best sentence or quote)
 
 
 @dataclass

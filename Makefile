@@ -1,5 +1,6 @@
 # Evidenz: `make run` serves the embedded default, `make test` runs every test.
-# Both set up everything on a fresh machine: the virtualenv, the default library, Chromium for browser tests.
+# Both set up everything on a fresh machine: the virtualenv, the page's npm libraries, the default library,
+# Chromium for browser tests.
 
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -12,7 +13,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: run dev test install library chromium clean-library
+.PHONY: run dev test install vendor library chromium clean-library
 
 run: install library
 	FLASK_LOAD_ON_START=true $(VENV)/bin/gunicorn --preload --worker-class gthread \
@@ -25,13 +26,31 @@ dev: install library
 test: install chromium
 	$(PY) -m pytest
 
-install: $(VENV)/.installed
+install: $(VENV)/.installed vendor
 
 $(VENV)/.installed: requirements.txt
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install -r requirements.txt
 	touch $@
+
+# The page's markdown renderer and sanitizer, at the exact versions of package-lock.json, served from static/vendor/.
+# --ignore-scripts: no package runs code at install time; only their prebuilt browser files are used.
+VENDOR := static/vendor
+VENDOR_FILES := $(VENDOR)/marked.umd.js $(VENDOR)/purify.min.js
+
+vendor: $(VENDOR_FILES)
+
+$(VENDOR_FILES) &: package.json package-lock.json
+	@command -v npm >/dev/null || ($(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq nodejs npm)
+	npm ci --ignore-scripts --no-audit --no-fund
+	mkdir -p $(VENDOR)
+	cp node_modules/marked/lib/marked.umd.js node_modules/marked/lib/marked.umd.js.map $(VENDOR)/
+	cp node_modules/marked/LICENSE $(VENDOR)/marked.LICENSE
+	cp node_modules/dompurify/dist/purify.min.js node_modules/dompurify/dist/purify.min.js.map $(VENDOR)/
+	cp node_modules/dompurify/LICENSE $(VENDOR)/dompurify.LICENSE
+	cp node_modules/dompurify/LICENSE-MPL $(VENDOR)/dompurify.LICENSE-MPL
+	touch $(VENDOR_FILES)
 
 library: install
 	@[ -f data/library/library.sqlite3 ] || $(FLASK) ingest-default

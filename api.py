@@ -4,14 +4,22 @@ Input is validated in one function with named limits; every expected error is an
 answered as {"error": "..."} with a 4xx status and a message that says what to do. Unexpected
 errors become a 500 with a generic message (Flask logs the traceback), never exception text.
 """
-from flask import Blueprint, current_app, request
+import json
+import re
+import time
+from contextlib import closing
+
+from flask import Blueprint, Response, current_app, request, stream_with_context
 from werkzeug.exceptions import HTTPException
 
 from store import FILTER_FIELDS as METADATA_FILTERS
 
 MAX_QUESTION_CHARS = 2000
 TOP_K_MIN, TOP_K_MAX = 1, 20
-QUERY_FIELDS = ("question", "top_k", "provider", "filters")
+QUERY_FIELDS = ("question", "top_k", "provider", "model", "language", "session_id", "filters")
+MAX_MODEL_CHARS = 100
+SESSION_ID = re.compile(r"[A-Za-z0-9_-]{1,100}")
+LANGUAGE = re.compile(r"auto|[a-z]{2,3}")
 FILTER_FIELDS = ("document_ids", *METADATA_FILTERS)
 MAX_FILTER_IDS = 200
 
@@ -66,7 +74,17 @@ def validate_query(body, providers: list[str]) -> dict:
     provider = body.get("provider")
     if provider is not None and (not isinstance(provider, str) or provider not in providers):
         raise ApiError(f'"provider" must be one of the configured providers: {", ".join(providers)}.')
-    return {"question": question, "top_k": top_k, "provider": provider, "filters": validate_filters(body.get("filters"))}
+    model = body.get("model")
+    if model is not None and (not isinstance(model, str) or not 0 < len(model.strip()) <= MAX_MODEL_CHARS):
+        raise ApiError(f'"model" must be a model name of 1 to {MAX_MODEL_CHARS} characters, or left out for the default.')
+    language = body.get("language")
+    if language is not None and (not isinstance(language, str) or not LANGUAGE.fullmatch(language)):
+        raise ApiError('"language" must be "auto" or a language code such as "en" or "he".')
+    session_id = body.get("session_id")
+    if session_id is not None and (not isinstance(session_id, str) or not SESSION_ID.fullmatch(session_id)):
+        raise ApiError('"session_id" must be 1 to 100 letters, digits, "-" or "_"; leave it out to start a conversation.')
+    return {"question": question, "top_k": top_k, "provider": provider, "model": model.strip() if model else None,
+            "language": language, "session_id": session_id, "filters": validate_filters(body.get("filters"))}
 
 
 def validate_filters(filters) -> dict | None:
@@ -105,18 +123,55 @@ def health():
     return {"status": "loading"}, 503
 
 
-@bp.post("/api/query")
-def query():
-    """Answer a question with cited evidence."""
+def query_arguments(pipeline) -> dict:
+    """The checked arguments of a /api/query or /api/query/stream request."""
     body = request.get_json(silent=True)
     if body is None:
         raise ApiError('The body is not JSON. Send Content-Type: application/json and {"question": "..."}.')
+    return validate_query(body, sorted(pipeline.generator.writers))
+
+
+@bp.post("/api/query")
+def query():
+    """Answer a question with cited evidence."""
     pipeline = loaded_pipeline()
-    args = validate_query(body, sorted(pipeline.generator.writers))
-    result = pipeline.ask(**args)
+    result = pipeline.ask(**query_arguments(pipeline))
     current_app.logger.info("%s question answered by %s in %.0f ms", result["query_type"], result["generator"],
                             result["timings_ms"]["total"])
     return result
+
+
+@bp.post("/api/query/stream")
+def query_stream():
+    """The answer as server-sent events: meta, sources, delta..., answer, done (or error).
+
+    A client that disconnects closes this stream, which closes the writer's and so stops generation.
+    """
+    pipeline = loaded_pipeline()
+    args = query_arguments(pipeline)
+    logger = current_app.logger
+
+    def events():
+        started = time.perf_counter()
+        with closing(pipeline.stream(**args)) as stream:
+            try:
+                for name, data in stream:
+                    yield sse(name, data)
+                    if name == "answer":
+                        yield sse("done", {"id": data["id"], "timings_ms": data["timings_ms"]})
+                        logger.info("%s question streamed by %s in %.0f ms", data["query_type"], data["generator"],
+                                    (time.perf_counter() - started) * 1000)
+            except Exception:  # noqa: BLE001 - the 200 and its headers are sent: an error can only be an event now
+                logger.exception("the answer stream failed")
+                yield sse("error", {"error": "Something went wrong while writing the answer; it has been logged. Try again."})
+
+    return Response(stream_with_context(events()), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+def sse(event: str, data: dict) -> str:
+    """One server-sent event."""
+    return f"event: {event}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
 
 
 def register_error_handlers(app) -> None:

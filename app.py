@@ -8,12 +8,16 @@ set, which is how gunicorn preloads it so that its workers share the models' mem
 """
 import logging
 import os
+import tempfile
 import threading
+from pathlib import Path
 
 from flask import Flask
 
 from api import bp, register_error_handlers
 from documents import bp as documents_bp
+from history import History
+from history_api import bp as history_bp
 from cli import commands
 from pipeline import Pipeline
 from verify import SUPPORT_THRESHOLD
@@ -45,12 +49,16 @@ DEFAULTS = {
     "ANTHROPIC_API_KEY": os.environ.get("ANTHROPIC_API_KEY", ""),
     "CLAUDE_MODEL": "claude-sonnet-4-5",
     "ANTHROPIC_BASE_URL": "",
+    "OPENAI_BASE_URL": "",  # any OpenAI-compatible server, e.g. http://localhost:11434/v1 for Ollama
+    "OPENAI_MODEL": "",
+    "OPENAI_API_KEY": os.environ.get("OPENAI_API_KEY", ""),
     "LLM_TIMEOUT": 30.0,
     "LLM_RETRIES": 2,
     "LOAD_ON_START": False,
     "MAX_CONTENT_LENGTH": MAX_BODY_BYTES,
     "MAX_UPLOAD_BYTES": 50 * 1024 * 1024,  # /api/documents only
     "SUPPORT_THRESHOLD": SUPPORT_THRESHOLD,  # a citation counts as supported from this cosine up (verify.py)
+    "HISTORY_DB": "data/history.sqlite3",  # every answer, conversations, feedback and reviews
 }
 
 
@@ -100,7 +108,14 @@ def create_app(config=None, pipeline=None) -> Flask:
         app.config.update(config)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
-    loader = PipelineLoader(lambda: Pipeline.load(app.config), pipeline)
+    # tests that name no history file get a fresh one, so they never write into data/
+    testing_default = app.config["TESTING"] and not (config or {}).get("HISTORY_DB")
+    history = History(Path(tempfile.mkdtemp(prefix="evidenz-history-")) / "history.sqlite3" if testing_default
+                      else Path(app.config["HISTORY_DB"]))
+    app.extensions["history"] = history
+    if pipeline is not None and getattr(pipeline, "history", None) is None and hasattr(pipeline, "history"):
+        pipeline.history = history
+    loader = PipelineLoader(lambda: Pipeline.load(app.config, history=history), pipeline)
     app.extensions["rag"] = loader
     if pipeline is None and app.config["LOAD_ON_START"]:
         loader.load()
@@ -114,6 +129,7 @@ def create_app(config=None, pipeline=None) -> Flask:
 
     app.register_blueprint(bp)
     app.register_blueprint(documents_bp)
+    app.register_blueprint(history_bp)
     register_error_handlers(app)
     for command in commands:
         app.cli.add_command(command)

@@ -5,11 +5,16 @@ the question (cosine of embeddings of the sentence with its passage's title, plu
 question's content words it contains); the best few, as many as the query type asks for, are
 returned in reading order, each ending with its passage's [n]. A chosen sentence that opens with
 a pronoun brings its passage's first sentence along, so the answer says who "he" is. When even the best sentence is too far from the question,
-it declines with the fixed CANNOT_ANSWER sentence instead of guessing, and also when the question
-names something (a capitalised name, a number) that no passage mentions at all.
-Does not: paraphrase, compute (a calculation question gets the figures it would need) or merge facts.
+it declines with the fixed decline sentence (in the answer's language) instead of guessing, and also when
+the question names something (a capitalised name, a number) that no passage mentions at all. When the
+sentences come from several units with canonical references (a ruling and its gloss, two authorities),
+each is listed under its own reference, so opinions are never merged.
+Does not: paraphrase, translate (its sentences keep the passages' language), compute (a calculation question
+gets the figures it would need) or merge facts.
 """
 import re
+import time
+from collections.abc import Iterator
 
 import numpy as np
 import regex
@@ -17,8 +22,8 @@ import regex
 import structure
 from bm25 import tokenize
 from chunking import split_sentences
-from generator import CANNOT_ANSWER
-from models import Hit
+from generator import decline_text, passage_label
+from models import Draft, Hit, WriteRequest
 
 STOP_WORDS = frozenset(
     "a an and are as at be by did do does for from had has have how i in is it its of on or so than that the "
@@ -75,13 +80,21 @@ def cite(sentence: str, n: int) -> str:
     return f"{body} [{n}]{punct or '.'}"
 
 
+def opinions(chosen: list[tuple[int, str]], hits: list[Hit]) -> bool:
+    """Whether the answer draws on more than one unit with a canonical reference (a ruling and its gloss, two
+    seifim, two works): then each is presented under its own reference instead of being run together."""
+    return len({hits[n - 1].chunk.ref for n, _ in chosen if hits[n - 1].chunk.ref}) > 1
+
+
 class ExtractiveWriter:
     """Answers by choosing and citing sentences of the passages; the default when no model is configured."""
 
     name = "offline"
+    model = None
 
     def __init__(self, embedder):
         self.embedder = embedder
+        self.last_call: dict | None = None
 
     def candidates(self, hits: list[Hit]) -> list[tuple[int, int, str]]:
         """(passage number, position, sentence) for every distinct sentence of the passages."""
@@ -94,12 +107,49 @@ class ExtractiveWriter:
                     out.append((n, pos, sentence.strip()))
         return out
 
-    def write(self, question: str, query_type: str, hits: list[Hit]) -> str:
-        """A cited answer of the passages' own sentences, or CANNOT_ANSWER."""
+    def write(self, request: WriteRequest) -> Draft:
+        """A cited answer of the passages' own sentences, or the decline in the answer's language."""
+        return Draft("".join(self.pieces(request)))
+
+    def stream(self, request: WriteRequest) -> Iterator[str | Draft]:
+        """The answer sentence by sentence as it is composed, then the Draft."""
+        pieces = []
+        for piece in self.pieces(request):
+            pieces.append(piece)
+            yield piece
+        yield Draft("".join(pieces))
+
+    def status(self) -> dict:
+        """Always available: it runs in this process."""
+        return {"name": self.name, "model": None, "configured": True, "circuit": "closed", "last_call": self.last_call}
+
+    def pieces(self, request: WriteRequest) -> list[str]:
+        """The answer's parts in order: cited sentences (under their refs when passages disagree), or the decline."""
+        started = time.time()
+        chosen = self.choose(request.question, request.query_type, request.hits)
+        self.last_call = {"ok": True, "at": started, "error": None, "ms": round((time.time() - started) * 1000, 1)}
+        if not chosen:
+            return [decline_text(request.language)]
+        if not opinions(chosen, request.hits):
+            return [("" if i == 0 else " ") + cite(sentence, n) for i, (n, sentence) in enumerate(chosen)]
+        # each opinion under its own reference, never merged into one statement
+        pieces, current = [], None
+        for n, sentence in chosen:
+            label = passage_label(request.hits[n - 1])
+            if label != current:
+                pieces.append(f"{'' if not pieces else chr(10) * 2}{label}:\n")
+                current = label
+            else:
+                pieces.append("\n")
+            pieces.append(f"- {cite(sentence, n)}")
+        return pieces
+
+    def choose(self, question: str, query_type: str, hits: list[Hit]) -> list[tuple[int, str]]:
+        """(passage number, sentence) of the sentences that answer the question, in reading order; [] to decline."""
         sentences = self.candidates(hits)
-        mentioned = set().union(*(tokenize(f"{h.chunk.title} {h.chunk.text}") for h in hits))
+        mentioned = set().union(*(tokenize(f"{h.chunk.title} {h.chunk.text}") for h in hits)) if hits else set()
         if not sentences or not anchors(question) <= mentioned:
-            return CANNOT_ANSWER  # the question names something (Evidenz, 2030) that no passage mentions
+            return []  # the question names something (Evidenz, 2030) that no passage mentions
         # a sentence is scored with its passage's title, so "His discovery in 1928..." is known to be Fleming's
         vectors = self.embedder.embed([question] + [f"{hits[n - 1].chunk.title}: {s}" for n, _, s in sentences])
         similarity = vectors[1:] @ vectors[0]
@@ -111,11 +161,11 @@ class ExtractiveWriter:
             score += 0.05 * np.array([bool(re.search(r"\d", s)) for _, _, s in sentences])
         best = int(score.argmax())
         if similarity.max() < MIN_SIMILARITY or score[best] < MIN_SCORE:
-            return CANNOT_ANSWER
+            return []
         ranked = [i for i in np.argsort(-score) if score[i] >= score[best] - KEEP_WITHIN]
         chosen = set(ranked[: SENTENCES_PER_TYPE[query_type]])
         for i in list(chosen):  # "He shared the prize" needs the passage's opening sentence to say who "he" is
             n, pos, sentence = sentences[i]
             if pos > 0 and PRONOUN_START.match(sentence):
                 chosen.update(j for j, (m, p, _) in enumerate(sentences) if m == n and p == 0)
-        return " ".join(cite(sentences[i][2], sentences[i][0]) for i in sorted(chosen, key=lambda i: sentences[i][:2]))
+        return [(sentences[i][0], sentences[i][2]) for i in sorted(chosen, key=lambda i: sentences[i][:2])]

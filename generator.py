@@ -8,8 +8,10 @@ Writers (providers.py, extractive.py) only write text; this module decides what 
 """
 import logging
 import re
+from collections.abc import Iterator
 
-from models import Answer, Citation, Hit, WriteRequest
+from models import Answer, Citation, Draft, Hit, WriteRequest
+from verify import Check, claims_of, render, split_claims
 
 log = logging.getLogger(__name__)
 
@@ -110,11 +112,21 @@ def parse_citations(text: str, hits: list[Hit]) -> tuple[str, list[Citation], li
 
 
 class ProviderError(RuntimeError):
-    """A model provider failed (timeout, HTTP error, refused key) after its own retries."""
+    """A model provider failed (timeout, HTTP error, refused key, malformed reply) after its retries."""
+
+
+def writer_stream(writer, request: WriteRequest) -> Iterator[str | Draft]:
+    """A writer's text as it is produced, then its Draft; writers without stream() give it in one piece."""
+    if hasattr(writer, "stream"):
+        yield from writer.stream(request)
+        return
+    draft = writer.write(request)
+    yield draft.text
+    yield draft
 
 
 class Generator:
-    """Chooses a writer, asks it for an answer and checks the citations it gave."""
+    """Chooses a writer, asks it for an answer and checks every citation it gave."""
 
     def __init__(self, writers: dict, default: str, fallback: str = "offline", verifier=None):
         self.writers = writers
@@ -122,45 +134,87 @@ class Generator:
         self.fallback = fallback
         self.verifier = verifier  # checks quotes and support of every citation (verify.py), when given
 
-    def answer(self, question: str, query_type: str, hits: list[Hit], provider: str | None = None) -> Answer:
-        """Write a cited answer from hits with the named provider (default: the configured one)."""
+    def answer(self, request: WriteRequest, provider: str | None = None) -> Answer:
+        """Write a cited answer to request with the named provider (default: the configured one), checked."""
+        *_, answer = self.stream(request, provider)
+        return answer
+
+    def stream(self, request: WriteRequest, provider: str | None = None) -> Iterator[str | Answer]:
+        """The answer's text as the writer produces it, then the checked Answer.
+
+        When the provider fails before or while writing, the answer is written offline from the same
+        passages and marked degraded with the reason. Closing this generator closes the writer's stream.
+        """
         name = provider or self.default
-        if not hits:
-            return Answer(CANNOT_ANSWER, generator=name, declined=True)
-        degraded = None
+        if not request.hits:
+            yield Answer(decline_text(request.language), generator=name, declined=True)
+            return
+        degraded, draft = None, None
         try:
-            text = self.writers[name].write(question, query_type, hits)
+            for piece in writer_stream(self.writers[name], request):
+                if isinstance(piece, Draft):
+                    draft = piece
+                else:
+                    yield piece
         except ProviderError as exc:
             if name == self.fallback or self.fallback not in self.writers:
                 raise
             log.warning("provider %s failed (%s); answering with %s", name, exc, self.fallback)
-            degraded = f"{name} failed ({exc}); the answer was written offline from the passages"
+            degraded = f"{exc}; the answer was written offline from the passages"
             name = self.fallback
-            text = self.writers[name].write(question, query_type, hits)
-        text, citations, invalid = parse_citations(text, hits)
+            yield "\n\n"  # whatever streamed so far is replaced by the offline answer
+            for piece in writer_stream(self.writers[name], request):
+                if isinstance(piece, Draft):
+                    draft = piece
+                else:
+                    yield piece
+        if draft is None:
+            raise ProviderError(f"{name}: the writer ended without an answer")
+        answer = self.check(draft, request)
+        answer.generator, answer.degraded = name, degraded
+        yield answer
+
+    def check(self, draft: Draft, request: WriteRequest) -> Answer:
+        """The draft's claims checked against the passages: invalid markers and unsupported claims removed."""
+        hits, language = request.hits, request.language
+        if is_decline(draft.text.strip()) and not draft.statements:
+            return Answer(decline_text(language), declined=True, model=draft.model)
+        claims = claims_of(draft.statements) if draft.statements is not None else split_claims(draft.text)
+        invalid = list(dict.fromkeys(n for c in claims for n in c.cited if not 1 <= n <= len(hits)))
         if invalid:
-            log.warning("%s cited passages that were not given: %s", name, invalid)
-        removed = []
-        if self.verifier and citations and not text.startswith(CANNOT_ANSWER):
-            text, citations, removed = self._verify(text, hits)
-            if not text:  # nothing the passages support is left: say so, and what was searched
-                searched = "; ".join(dict.fromkeys(h.chunk.ref or h.chunk.title for h in hits))
-                text = f"{CANNOT_ANSWER} Sources searched: {searched}."
-        declined = text.startswith(CANNOT_ANSWER) or not text
-        return Answer(text or CANNOT_ANSWER, citations, invalid, name, declined, degraded, removed)
-
-    def _verify(self, text: str, hits: list[Hit]) -> tuple[str, list[Citation], list[str]]:
-        """Drop claims no citation supports; each remaining citation with its quote and support checks."""
-        kept, records, removed = self.verifier.verify(text, hits)
+            log.warning("the writer cited passages that were not given: %s", invalid)
+        if self.verifier is None:  # no checks configured: only the numbers are resolved
+            text, citations, _ = parse_citations(render(claims), hits)
+            return Answer(text or decline_text(language), citations, invalid, declined=not text, model=draft.model)
+        kept, checks, removed = self.verifier.verify(claims, hits)
         if removed:
-            log.info("removed %d unsupported claim(s)", len(removed))
-        kept, citations, _ = parse_citations(kept, hits)
-        checked = []
-        for citation in citations:
-            mine = [r for r in records if r["n"] == citation.n and r["supported"]]
-            quotes = [r["quote_verified"] for r in mine if r["quote_verified"] is not None]
-            chunk = hits[citation.n - 1].chunk
-            checked.append(Citation(citation.n, citation.passage_id, citation.title, chunk.ref or chunk.title, True,
-                                    all(quotes) if quotes else None, max(r["support"] for r in mine) if mine else None))
-        return kept, checked, removed
+            log.info("removed %d claim(s) that no cited passage supports", len(removed))
+        for claim in kept:  # markers that name no passage are taken out of the text
+            claim.text = CITATION_RE.sub(lambda m: _valid_markers(m, len(hits)), claim.text)
+        text = render(kept)
+        if not any(not c.structural for c in kept):  # nothing the passages support is left: say so, and what was searched
+            searched = "; ".join(dict.fromkeys(passage_label(h) for h in hits))
+            text = f"{decline_text(language)} {SOURCES_SEARCHED.get(language, SOURCES_SEARCHED['en'])} {searched}."
+            return Answer(text, [], invalid, declined=True, removed_claims=removed, model=draft.model)
+        return Answer(text, citations_of(checks, hits), invalid, removed_claims=removed, model=draft.model)
 
+
+def _valid_markers(match: re.Match, count: int) -> str:
+    """A marker group with only the numbers that name a passage (empty when none does)."""
+    valid = [n for n in (int(x) for x in match.group(2).split(",")) if 1 <= n <= count]
+    return match.group(1) + "".join(f"[{n}]" for n in valid) if valid else ""
+
+
+def citations_of(checks: list[Check], hits: list[Hit]) -> list[Citation]:
+    """One Citation per passage number cited by a kept claim, with what its checks found."""
+    citations = []
+    for n in sorted({c.n for c in checks if c.valid}):
+        mine = [c for c in checks if c.n == n]
+        holding = [c for c in mine if c.supported] or mine
+        quotes = [c.quote_verified for c in mine if c.quote_verified is not None]
+        spans = tuple(dict.fromkeys(c.span for c in holding if c.span))
+        chunk = hits[n - 1].chunk
+        citations.append(Citation(n, chunk.id, chunk.title, chunk.ref or chunk.title, True,
+                                  all(quotes) if quotes else None, max(c.support for c in mine),
+                                  any(c.supported for c in mine), spans))
+    return citations

@@ -147,3 +147,4 @@ class Answer:
     declined: bool = False
     degraded: str | None = None  # why the configured provider was not used, when it failed
     removed_claims: list[str] = field(default_factory=list)  # sentences dropped because no citation supported them
+    model: str | None = None  # the model that wrote it, when one did

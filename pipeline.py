@@ -6,10 +6,16 @@ and the answer style the writer is asked for (and how many sentences the offline
 """
 import logging
 import time
+import uuid
+from collections.abc import Iterator
 from dataclasses import asdict
 from pathlib import Path
 
-from models import Answer, Hit
+from bm25 import tokenize
+from extractive import content_words
+from generator import DECLINE
+from hebrew import detect_language
+from models import Answer, Citation, Hit, WriteRequest
 
 log = logging.getLogger(__name__)
 
@@ -20,6 +26,7 @@ QUERY_POLICIES = {
     "reasoning": {"candidates": 200, "top_k": 6},  # weighs several facts: more evidence
     "calculation": {"candidates": 200, "top_k": 5},
 }
+FOLLOW_UP_ADDED = 2  # passages a reasoning question's one follow-up retrieval may add
 
 
 def passage_json(n: int, hit: Hit) -> dict:
@@ -45,18 +52,20 @@ def passage_json(n: int, hit: Hit) -> dict:
 class Pipeline:
     """Classifier, retriever and generator, wired together."""
 
-    def __init__(self, classifier, retriever, generator, info: dict | None = None, ingestor=None):
+    def __init__(self, classifier, retriever, generator, info: dict | None = None, ingestor=None, history=None):
         self.classifier = classifier
         self.retriever = retriever
         self.generator = generator
         self.info = info or {}
         self.ingestor = ingestor  # adds and removes documents of the library (None for a fixed one)
+        self.history = history  # logs every answer and keeps conversations (history.History), when given
 
     @classmethod
-    def load(cls, config, open_library=None) -> "Pipeline":
+    def load(cls, config, open_library=None, history=None) -> "Pipeline":
         """Build the pipeline from a config mapping (see app.py's defaults for the keys).
 
-        open_library(embedder) -> a library replaces LIBRARY_DIR when given (evaluation).
+        open_library(embedder) -> a library replaces LIBRARY_DIR when given (evaluation);
+        history: where answers are logged and conversations kept (none when not given).
         """
         from classifier import QueryClassifier
         from embedding import Embedder
@@ -101,7 +110,7 @@ class Pipeline:
             "load_seconds": round(time.perf_counter() - started, 2),
         }
         log.info("pipeline loaded in %.1f s", info["load_seconds"])
-        return cls(classifier, retriever, Generator(writers, default, verifier=verifier), info, ingestor)
+        return cls(classifier, retriever, Generator(writers, default, verifier=verifier), info, ingestor, history)
 
     def describe(self) -> dict:
         """What is actually live, for /api/health."""
@@ -116,7 +125,8 @@ class Pipeline:
             "reranker": self.retriever.reranker.name if self.retriever.reranker else None,
             "rerank_note": rerank_note,
             "generator": self.generator.default,
-            "providers": sorted(self.generator.writers),
+            "providers": {name: writer_status(writer) for name, writer in sorted(self.generator.writers.items())},
+            "languages": sorted(DECLINE),
         }
 
     def _documents_matching(self, filters: dict) -> set[str] | None:
@@ -126,50 +136,128 @@ class Pipeline:
             return store.matching_documents(filters)
         return set(filters["document_ids"]) if "document_ids" in filters else None
 
-    def ask(self, question: str, top_k: int | None = None, provider: str | None = None,
-            exclude_docs: frozenset = frozenset(), filters: dict | None = None) -> dict:
+    def ask(self, question: str, top_k: int | None = None, provider: str | None = None, model: str | None = None,
+            language: str | None = None, session_id: str | None = None, filters: dict | None = None,
+            exclude_docs: frozenset = frozenset()) -> dict:
         """Answer a question with cited evidence.
 
         Args:
             question: the user's question.
             top_k: passages to retrieve and show (default: what the query type asks for).
-            provider: a configured writer's name ("offline", "claude", "gemini"); default the configured one.
-            exclude_docs: document ids to leave out of retrieval (evaluation of unanswerable questions).
+            provider: a configured writer's name ("offline", "claude", "gemini", "openai"); default the configured one.
+            model: the provider's model for this question (default: the configured one).
+            language: the answer's language code, or None/"auto" for the question's language.
+            session_id: the conversation; a follow-up is rewritten into a standalone question from its last turns.
             filters: search only documents matching document_ids, language, work, tier, community.
+            exclude_docs: document ids to leave out of retrieval (evaluation of unanswerable questions).
 
         Returns:
-            The API's response body: query type, answer, citations, passages with scores, generator, timings.
+            The API's response body: the (rewritten) question, query type, answer, checked citations,
+            passages with scores, generator, timings, and the answer's id in the history.
         """
+        *_, result = self.stream(question, top_k, provider, model, language, session_id, filters, exclude_docs)
+        return result[1]
+
+    def stream(self, question: str, top_k: int | None = None, provider: str | None = None, model: str | None = None,
+               language: str | None = None, session_id: str | None = None, filters: dict | None = None,
+               exclude_docs: frozenset = frozenset()) -> Iterator[tuple[str, dict]]:
+        """The answer as events: ("meta", ...), ("sources", ...), ("delta", {"text"}) while it is written,
+        then ("answer", the body `ask` returns). Closing the generator stops the writer."""
         timings: dict[str, float] = {}
         started = clock = time.perf_counter()
-        query_type, confidence = self.classifier.classify(question)
-        timings["classify"] = round((time.perf_counter() - clock) * 1000, 2)
+        session_id = session_id or uuid.uuid4().hex
+        name = provider or self.generator.default
+        turns = self.history.turns(session_id) if self.history else []
+        complete = getattr(self.generator.writers[name], "complete", None)
+        from conversation import rewrite
 
-        policy = QUERY_POLICIES[query_type]
+        standalone, rewritten = rewrite(turns, question, complete)
+        language = language if language and language != "auto" else (detect_language(question) or "en")
+        query_type, confidence = self.classifier.classify(standalone)
+        timings["classify"] = lap(clock)
+        meta = {"session_id": session_id, "question": question, "standalone_question": standalone,
+                "rewritten": rewritten, "query_type": query_type, "query_type_confidence": round(confidence, 3),
+                "language": language}
+        yield "meta", meta
+
         clock = time.perf_counter()
+        policy = QUERY_POLICIES[query_type]
         stages: dict[str, float] = {}
         only_docs = self._documents_matching(filters) if filters else None
-        hits = self.retriever.search(question, top_k or policy["top_k"], policy["candidates"], stages,
-                                     exclude_docs=exclude_docs, only_docs=only_docs)
-        timings["retrieve"] = round((time.perf_counter() - clock) * 1000, 2)
+        top_k = top_k or policy["top_k"]
+        search = lambda q, k: self.retriever.search(q, k, policy["candidates"], stages,  # noqa: E731
+                                                     exclude_docs=exclude_docs, only_docs=only_docs)
+        hits = search(standalone, top_k)
+        followup = None
+        if query_type == "reasoning":
+            hits, followup = follow_up(standalone, hits, search)
+        timings["retrieve"] = lap(clock)
+        passages = [passage_json(n, hit) for n, hit in enumerate(hits, start=1)]
+        reranked = self.retriever.reranker is not None
+        yield "sources", {"passages": passages, "reranked": reranked, "followup_retrieval": followup}
 
         clock = time.perf_counter()
-        answer: Answer = self.generator.answer(question, query_type, hits, provider)
-        timings["generate"] = round((time.perf_counter() - clock) * 1000, 2)
-        timings["total"] = round((time.perf_counter() - started) * 1000, 2)
-        return {
-            "question": question,
-            "query_type": query_type,
-            "query_type_confidence": round(confidence, 3),
+        request = WriteRequest(standalone, query_type, hits, language, model)
+        answer = None
+        for piece in self.generator.stream(request, provider):
+            if isinstance(piece, Answer):
+                answer = piece
+            else:
+                yield "delta", {"text": piece}
+        timings["generate"] = lap(clock)
+        timings["total"] = lap(started)
+        result = {
+            "id": None,
+            **meta,
             "answer": answer.text,
             "declined": answer.declined,
-            "citations": [asdict(c) for c in answer.citations],
+            "citations": [citation_json(c) for c in answer.citations],
             "invalid_citations": answer.invalid_citations,
             "removed_claims": answer.removed_claims,
-            "passages": [passage_json(n, hit) for n, hit in enumerate(hits, start=1)],
+            "passages": passages,
             "generator": answer.generator,
+            "model": answer.model,
             "degraded": answer.degraded is not None,
             **({"degraded_reason": answer.degraded} if answer.degraded else {}),
-            "reranked": self.retriever.reranker is not None,
+            "reranked": reranked,
+            "followup_retrieval": followup,
             "timings_ms": {**timings, "stages": stages},
         }
+        if self.history:
+            result["id"] = self.history.log(result)
+        yield "answer", result
+
+
+def lap(since: float) -> float:
+    """Milliseconds since a perf_counter reading."""
+    return round((time.perf_counter() - since) * 1000, 2)
+
+
+def citation_json(citation: Citation) -> dict:
+    """A checked citation as the API shows it."""
+    return {**asdict(citation), "spans": [list(span) for span in citation.spans]}
+
+
+def writer_status(writer) -> dict:
+    """A writer's health for /api/health; writers that keep none are configured and untried."""
+    if hasattr(writer, "status"):
+        return writer.status()
+    return {"name": getattr(writer, "name", None), "model": getattr(writer, "model", None), "configured": True,
+            "circuit": "closed", "last_call": None}
+
+
+def follow_up(question: str, hits: list[Hit], search) -> tuple[list[Hit], dict | None]:
+    """One more retrieval, never more, when the evidence for a reasoning question is weak.
+
+    Weak means that content words of the question occur in none of the passages: the search missed a part
+    of what the question asks. The missing words are searched alone and up to FOLLOW_UP_ADDED new passages
+    are added after the first ones (their scores belong to another query, so they are not merged into one order).
+    """
+    found = set().union(*(content_words(f"{h.chunk.title} {h.chunk.text}") for h in hits)) if hits else set()
+    missing = [w for w in dict.fromkeys(tokenize(question)) if w in content_words(question) and w not in found]
+    if not missing:
+        return hits, None
+    query = " ".join(missing)
+    seen = {h.chunk.id for h in hits}
+    added = [h for h in search(query, len(hits) + FOLLOW_UP_ADDED) if h.chunk.id not in seen][:FOLLOW_UP_ADDED]
+    return hits + added, {"query": query, "added": len(added)}

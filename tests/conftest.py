@@ -1,6 +1,8 @@
 """Shared fixtures: fakes for the models, a small real library, and real models loaded once per session."""
 import copy
 import json
+import re
+import time
 import zlib
 
 import faiss
@@ -11,7 +13,7 @@ from app import create_app
 from bm25 import BM25, tokenize
 from generator import Generator
 from library import View, chunk_documents, passage_text
-from models import Document
+from models import Document, Draft
 from pipeline import Pipeline
 from retrieval import Retriever
 
@@ -51,16 +53,28 @@ class FakeClassifier:
 
 
 class FakeWriter:
-    """Replays queued answers, then a fixed one; records what it was asked."""
+    """Replays queued answers (text, or Drafts), then a fixed one; records what it was asked.
+    stream() gives the text word by word, `delay` seconds apart."""
 
-    def __init__(self, name="fake", answers=None):
+    model = None
+
+    def __init__(self, name="fake", answers=None, delay=0.0):
         self.name = name
         self.answers = list(answers or [])
+        self.delay = delay
         self.calls = []
 
-    def write(self, question, query_type, hits):
-        self.calls.append((question, query_type, [h.chunk.id for h in hits]))
-        return self.answers.pop(0) if self.answers else "Fleming discovered penicillin [1]."
+    def write(self, request):
+        self.calls.append((request.question, request.query_type, [h.chunk.id for h in request.hits]))
+        answer = self.answers.pop(0) if self.answers else "Fleming discovered penicillin [1]."
+        return answer if isinstance(answer, Draft) else Draft(answer)
+
+    def stream(self, request):
+        draft = self.write(request)
+        for word in re.findall(r"\S+\s*", draft.text):
+            time.sleep(self.delay)
+            yield word
+        yield draft
 
 
 def make_retriever(docs=CORPUS, embedder=None, reranker=None):

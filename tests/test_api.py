@@ -15,7 +15,9 @@ def test_query_returns_the_documented_shape(client):
     assert body["question"] == "Who discovered penicillin?" and body["query_type"] == "factual_lookup"
     assert body["answer"] == "Fleming discovered penicillin [1]."
     assert body["citations"] == [{"n": 1, "passage_id": "fleming#0", "title": "Alexander Fleming", "ref": "Alexander Fleming",
-                                  "valid": True, "quote_verified": None, "support": None}]
+                                  "valid": True, "quote_verified": None, "support": None, "verified": None, "spans": []}]
+    assert body["standalone_question"] == body["question"] and body["rewritten"] is False and body["language"] == "en"
+    assert len(body["id"]) == 32 and len(body["session_id"]) == 32 and body["followup_retrieval"] is None
     assert body["removed_claims"] == []
     assert body["generator"] == "offline" and body["degraded"] is False and body["reranked"] is False
     first = body["passages"][0]
@@ -55,6 +57,11 @@ def test_query_type_selects_retrieval_depth():
         ({"question": "ok", "top_k": "5"}, '"top_k" must be a whole number'),
         ({"question": "ok", "top_k": True}, '"top_k" must be a whole number'),
         ({"question": "ok", "provider": "gpt-9"}, '"provider" must be one of the configured providers: offline'),
+        ({"question": "ok", "model": ""}, '"model" must be a model name of 1 to 100'),
+        ({"question": "ok", "model": 7}, '"model" must be a model name'),
+        ({"question": "ok", "language": "Hebrew!"}, '"language" must be "auto" or a language code'),
+        ({"question": "ok", "session_id": "../etc"}, '"session_id" must be 1 to 100 letters'),
+        ({"question": "ok", "session_id": "x" * 101}, '"session_id" must be 1 to 100 letters'),
         (["question"], "must be a JSON object"),
         ("question", "must be a JSON object"),
     ],
@@ -116,14 +123,15 @@ def test_health_reports_what_is_live(client):
     response = client.get("/api/health")
     assert response.status_code == 200
     body = response.json
-    assert body["status"] == "ok" and body["generator"] == "offline" and body["providers"] == ["offline"]
+    assert body["status"] == "ok" and body["generator"] == "offline" and list(body["providers"]) == ["offline"]
+    assert body["providers"]["offline"]["configured"] is True and {"en", "he"} <= set(body["languages"])
     assert body["reranker"] is None and "off" in body["rerank_note"]
 
 
 def test_health_is_503_while_loading_then_200(monkeypatch):
     release = threading.Event()
 
-    def slow_load(config):
+    def slow_load(config, **kwargs):
         release.wait(10)
         return make_pipeline()
 

@@ -6,6 +6,7 @@ import pytest
 from conftest import FakeEmbedder, make_retriever
 from extractive import SENTENCES_PER_TYPE, ExtractiveWriter, cite
 from generator import CANNOT_ANSWER, Generator
+from models import WriteRequest
 
 
 def test_cite_puts_the_marker_before_the_final_punctuation():
@@ -23,7 +24,7 @@ def test_answer_is_cited_sentences_of_the_passages(embedder, real_embedder):
     embedder = real_embedder if embedder == "real" else FakeEmbedder()
     retriever = make_retriever(embedder=embedder)
     hits = retriever.search("Who discovered penicillin?", top_k=3)
-    answer = ExtractiveWriter(embedder).write("Who discovered penicillin?", "factual_lookup", hits)
+    answer = ExtractiveWriter(embedder).write(WriteRequest("Who discovered penicillin?", "factual_lookup", hits)).text
     assert "penicillin in 1928" in answer
     parts = sentences_with_numbers(answer)
     assert 1 <= len(parts) <= SENTENCES_PER_TYPE["factual_lookup"]
@@ -35,14 +36,14 @@ def test_real_embedder_declines_when_the_passages_are_off_topic(real_embedder):
     retriever = make_retriever(embedder=real_embedder)
     question = "What is the boiling point of liquid nitrogen?"
     hits = retriever.search(question, top_k=3)
-    assert ExtractiveWriter(real_embedder).write(question, "factual_lookup", hits) == CANNOT_ANSWER
+    assert ExtractiveWriter(real_embedder).write(WriteRequest(question, "factual_lookup", hits)).text == CANNOT_ANSWER
 
 
 def test_full_answer_through_the_generator_resolves_every_citation(real_embedder):
     retriever = make_retriever(embedder=real_embedder)
     hits = retriever.search("When was Rome founded?", top_k=4)
     answer = Generator({"offline": ExtractiveWriter(real_embedder)}, "offline").answer(
-        "When was Rome founded?", "factual_lookup", hits
+        WriteRequest("When was Rome founded?", "factual_lookup", hits)
     )
     assert "753 BC" in answer.text and not answer.declined and answer.invalid_citations == []
     assert {c.passage_id for c in answer.citations} == {"rome#0"}
@@ -52,9 +53,9 @@ def test_declines_when_the_question_names_what_no_passage_mentions():
     retriever = make_retriever()
     writer = ExtractiveWriter(FakeEmbedder())
     for question in ["Who discovered penicillin in 2031?", "Who is the CEO of Evidenz?"]:
-        assert writer.write(question, "factual_lookup", retriever.search(question, top_k=4)) == CANNOT_ANSWER
+        assert writer.write(WriteRequest(question, "factual_lookup", retriever.search(question, top_k=4))).text == CANNOT_ANSWER
     question = "Who discovered penicillin in 1928?"  # the same question, with a year the passage has
-    assert "[1]" in writer.write(question, "factual_lookup", retriever.search(question, top_k=4))
+    assert "[1]" in writer.write(WriteRequest(question, "factual_lookup", retriever.search(question, top_k=4))).text
 
 
 def test_pronoun_sentence_brings_its_subject():
@@ -63,7 +64,7 @@ def test_pronoun_sentence_brings_its_subject():
     docs = [Document("curie", "Marie Curie", "Marie Curie was a physicist. She won the Nobel Prize in Physics in 1903.")]
     embedder = FakeEmbedder()
     hits = make_retriever(docs, embedder).search("Nobel Prize Physics 1903", top_k=1)
-    answer = ExtractiveWriter(embedder).write("Nobel Prize Physics 1903", "factual_lookup", hits)
+    answer = ExtractiveWriter(embedder).write(WriteRequest("Nobel Prize Physics 1903", "factual_lookup", hits)).text
     assert answer == "Marie Curie was a physicist [1]. She won the Nobel Prize in Physics in 1903 [1]."
 
 

@@ -147,7 +147,7 @@ def bench_rerank(model_path: str, log) -> dict:
 
 def bench_query_stages(embedder, writer, log) -> dict:
     """Tokenize and embed real questions, and the offline writer on real-sized passages."""
-    from models import Chunk, Hit
+    from models import Chunk, Hit, WriteRequest
 
     questions = ["Who discovered penicillin?", "How does photosynthesis work in desert plants?",
                  "Why did the Western Roman Empire fall?", "How many years passed between 1492 and 1776?"] * 5
@@ -156,7 +156,7 @@ def bench_query_stages(embedder, writer, log) -> dict:
     text = ("Penicillin was discovered in 1928 by Alexander Fleming. It was the first antibiotic. "
             "Mass production began during the Second World War. ") * 4
     hits = [Hit(Chunk(f"c{i}", f"d{i}", f"Title {i}", text, 0, len(text)), 1.0, 0.5, 0.5) for i in range(5)]
-    gen = timed(lambda q: writer.write(q, "explanation", hits), questions[:8])
+    gen = timed(lambda q: writer.write(WriteRequest(q, "explanation", hits)), questions[:8])
     return {"tokenize_p50_ms": tok["p50_ms"], "tokenize_p95_ms": tok["p95_ms"],
             "embed_query_p50_ms": emb["p50_ms"], "embed_query_p95_ms": emb["p95_ms"],
             "generate_offline_p50_ms": gen["p50_ms"], "generate_offline_p95_ms": gen["p95_ms"]}

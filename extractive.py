@@ -80,6 +80,12 @@ def cite(sentence: str, n: int) -> str:
     return f"{body} [{n}]{punct or '.'}"
 
 
+def glosses(a: Hit, b: Hit) -> bool:
+    """Whether b's unit comments on a's: its reference extends a's ("...87:3" and "...87:3, Rema")."""
+    x, y = a.chunk.ref, b.chunk.ref
+    return bool(x and y and y != x and y.startswith(x) and not y[len(x)].isdigit())
+
+
 def opinions(chosen: list[tuple[int, str]], hits: list[Hit]) -> bool:
     """Whether the answer draws on more than one unit with a canonical reference (a ruling and its gloss, two
     seifim, two works): then each is presented under its own reference instead of being run together."""
@@ -164,6 +170,13 @@ class ExtractiveWriter:
             return []
         ranked = [i for i in np.argsort(-score) if score[i] >= score[best] - KEEP_WITHIN]
         chosen = set(ranked[: SENTENCES_PER_TYPE[query_type]])
+        for i in list(chosen):  # a ruling's gloss (or the ruling a gloss is on) is the other opinion: show it too
+            n = sentences[i][0]
+            for j in np.argsort(-score):
+                m = sentences[j][0]
+                if similarity[j] >= MIN_SIMILARITY and (glosses(hits[n - 1], hits[m - 1]) or glosses(hits[m - 1], hits[n - 1])):
+                    chosen.add(int(j))
+                    break
         for i in list(chosen):  # "He shared the prize" needs the passage's opening sentence to say who "he" is
             n, pos, sentence = sentences[i]
             if pos > 0 and PRONOUN_START.match(sentence):

@@ -77,3 +77,34 @@ def test_headings_of_uploaded_books_are_not_quoted_as_prose():
     assert prose("Lesson 2: Brewing\n\nGreen tea wants cool water.") == ["Green tea wants cool water."]
     assert prose("Fleming was a physician. He discovered penicillin") == ["Fleming was a physician. He discovered penicillin"]
     assert prose("סעיף א. יתגבר כארי לעמוד בבוקר") == ["סעיף א. יתגבר כארי לעמוד בבוקר"]
+
+
+def test_disagreeing_units_are_presented_each_under_its_own_reference():
+    from models import Chunk, Hit
+    from verify import Verifier
+
+    ruling = Chunk("sa-87-3", "sa", "Yoreh De'ah 87", "Fish may be eaten with milk.", 0, 28,
+                   ref="Shulchan Arukh, Yoreh De'ah 87:3", parent_ref="Shulchan Arukh, Yoreh De'ah 87")
+    gloss = Chunk("sa-87-3-rema", "sa", "Yoreh De'ah 87", "The custom is that fish is not eaten with milk.", 28, 75,
+                  ref="Shulchan Arukh, Yoreh De'ah 87:3, Rema", parent_ref="Shulchan Arukh, Yoreh De'ah 87")
+    hits = [Hit(ruling, 1.0, 0.9, 0.9), Hit(gloss, 0.9, 0.8, 0.8)]
+    request = WriteRequest("May fish be eaten with milk?", "factual_lookup", hits)
+    answer = Generator({"offline": ExtractiveWriter(FakeEmbedder())}, "offline",
+                       verifier=Verifier(FakeEmbedder(), 0.5)).answer(request)
+    assert answer.text == ("Shulchan Arukh, Yoreh De'ah 87:3:\n- Fish may be eaten with milk [1].\n\n"
+                           "Shulchan Arukh, Yoreh De'ah 87:3, Rema:\n- The custom is that fish is not eaten with milk [2].")
+    assert [c.n for c in answer.citations] == [1, 2] and all(c.verified for c in answer.citations)
+
+
+def test_the_offline_writer_streams_its_sentences_then_the_draft():
+    retriever = make_retriever()
+    hits = retriever.search("Who discovered penicillin?", top_k=2)
+    pieces = list(ExtractiveWriter(FakeEmbedder()).stream(WriteRequest("Who discovered penicillin?", "factual_lookup", hits)))
+    *texts, draft = pieces
+    assert len(texts) >= 1 and "".join(texts) == draft.text and "[1]" in draft.text
+
+
+def test_the_offline_decline_is_in_the_answer_language():
+    hits = make_retriever().search("Who is the CEO of Evidenz?", top_k=2)
+    draft = ExtractiveWriter(FakeEmbedder()).write(WriteRequest("Who is the CEO of Evidenz?", "factual_lookup", hits, "he"))
+    assert draft.text == "המקורות שסופקו אינם עונים על שאלה זו."

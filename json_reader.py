@@ -7,7 +7,12 @@ stripped and entities unescaped.
 Records: a JSON array, or JSONL lines, of objects with a "text" string and optional "title" or "_id";
 record i becomes a Unit with path (i,) and its title as heading. A lone object with a "text" string is
 read as one record.
-Does not: read Sefaria's complex texts ("text" as an object of named parts), links or commentary.
+Referenced segments: records with their own canonical "ref" and Hebrew text "he" (optionally "part_he",
+"siman", "seif", "siman_label"), one per seif as ../shared/data/shulchan-arukh gives the Shulchan Arukh.
+Each keeps its ref; the gloss of the Rema, from the first word הגה to the end of the seif, becomes a unit
+of its own ("Shulchan Arukh, Orach Chayim 1:1, Rema") so it can be cited apart from the ruling.
+Does not: read Sefaria's complex texts ("text" as an object of named parts), links or commentary, or tell
+where the ruling resumes after a gloss in the middle of a seif (the rest of such a seif counts as the gloss).
 """
 import html
 import json
@@ -15,12 +20,14 @@ import re
 from collections.abc import Iterator
 
 from parsers import Parsed, RejectedFile, Unit, display_name
+from refs import hebrew_number
 
 MAX_DEPTH = 3  # Sefaria's deepest simple texts: e.g. chapter, verse, comment
 SHAPES = ('send a Sefaria text export (an object with "title" and "text" as nested lists of strings) '
           'or a list of records, each an object with a "text" string')
 BREAK = re.compile(r"<br\s*/?>", re.I)
 TAG = re.compile(r"</?[A-Za-z][^<>]*>")
+GLOSS = re.compile(r"(?<![\u05D0-\u05EA])הגה(?![\u05D0-\u05EA])")  # the word that opens the Rema's gloss
 
 
 def _clean(segment: str) -> str:
@@ -50,14 +57,16 @@ def _segments(node: object, path: tuple[int, ...], name: str) -> Iterator[tuple[
                            "every segment of a Sefaria text must be a string")
 
 
-def _join(pieces: list[tuple[tuple[int, ...], str, str | None]]) -> tuple[str, list[Unit]]:
-    """Join non-empty pieces with a blank line; one Unit per piece pointing at its text."""
+def _join(pieces: list[tuple[tuple[int, ...], str, str | None]] | list[tuple[tuple[int, ...], str, dict]]
+          ) -> tuple[str, list[Unit]]:
+    """Join non-empty pieces with a blank line; one Unit per piece pointing at its text (a heading, or Unit fields)."""
     parts, units, offset = [], [], 0
-    for path, text, heading in pieces:
+    for path, text, about in pieces:
         if not text:
             continue
         offset += 2 if parts else 0
-        units.append(Unit(path, offset, offset + len(text), heading))
+        fields = about if isinstance(about, dict) else {"heading": about}
+        units.append(Unit(path, offset, offset + len(text), **fields))
         parts.append(text)
         offset += len(text)
     return "\n\n".join(parts), units
@@ -86,6 +95,31 @@ def _records(items: list, fmt: str, name: str) -> Parsed:
     return Parsed(text, fmt, units=units)
 
 
+def _is_referenced(item: object) -> bool:
+    """Whether a record is a segment with its own canonical ref and Hebrew text."""
+    return isinstance(item, dict) and isinstance(item.get("ref"), str) and isinstance(item.get("he"), str)
+
+
+def _referenced(items: list, fmt: str, name: str) -> Parsed:
+    """Segments with their own refs: one unit per ruling, and one per gloss of the Rema."""
+    pieces = []
+    for number, item in enumerate(items, 1):
+        if not _is_referenced(item):
+            raise RejectedFile(f'{name}: record {number} has no "ref" and "he" strings like the records before it')
+        text, ref = _clean(item["he"]), item["ref"].strip()
+        labels = [str(item[k]) for k in ("part_he", "siman_label") if isinstance(item.get(k), str)]
+        if isinstance(item.get("seif"), int) and 0 < item["seif"] < 1000:
+            labels.append(f"סעיף {hebrew_number(item['seif'])}")
+        gloss = GLOSS.search(text)
+        ruling, rema = (text[: gloss.start()].strip(), text[gloss.start():].strip()) if gloss else (text, "")
+        parent = ref.rsplit(":", 1)[0] if ":" in ref else None
+        pieces.append(((number, 0), ruling, {"ref": ref, "parent_ref": parent, "labels": tuple(labels)}))
+        pieces.append(((number, 1), rema, {"ref": f"{ref}, Rema", "parent_ref": ref, "labels": (*labels, "הגה")}))
+    text, units = _join(pieces)
+    stems = {ref.split(",")[0] for ref in (item["ref"] for item in items)}
+    return Parsed(text, fmt, title=stems.pop() if len(stems) == 1 else None, language="he", units=units)
+
+
 def _load(text: str, fmt: str, name: str) -> object:
     """The JSON value of a .json file, or the list of values on a .jsonl file's non-blank lines."""
     lines = [(1, text)] if fmt == "json" else [(n, line) for n, line in enumerate(text.split("\n"), 1) if line.strip()]
@@ -112,6 +146,8 @@ def read_json(text: str, fmt: str, filename: str) -> Parsed:
         return _sefaria(data, name)
     if isinstance(data, dict) and isinstance(data.get("text"), str):
         return _records([data], fmt, name)
+    if isinstance(data, list) and data and _is_referenced(data[0]):
+        return _referenced(data, fmt, name)
     if isinstance(data, list) and data:
         return _records(data, fmt, name)
     raise RejectedFile(f"{name} is JSON but not in a shape Evidenz reads: {SHAPES}")

@@ -32,6 +32,9 @@ class Unit:
     start: int  # offsets into Parsed.text
     end: int
     heading: str | None = None  # a record's own title, for JSONL/JSON record lists
+    ref: str | None = None  # the unit's canonical reference, when the file gives it ("Shulchan Arukh, Orach Chayim 2:3")
+    parent_ref: str | None = None
+    labels: tuple[str, ...] = ()  # its place in the work in the text's own words: ("אורח חיים", "סימן ב׳", "סעיף ג")
 
 
 @dataclass

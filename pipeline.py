@@ -16,6 +16,7 @@ from extractive import content_words
 from generator import DECLINE
 from hebrew import detect_language
 from models import Answer, Citation, Hit, WriteRequest
+from refs import hebrew_label
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +43,7 @@ def passage_json(n: int, hit: Hit) -> dict:
         "dense_score": round(hit.dense_score, 4),
         "hybrid_score": round(hit.hybrid_score, 4),
         "ref": hit.chunk.ref,
+        "ref_he": hebrew_label(hit.chunk.ref),
         "parent_ref": hit.chunk.parent_ref,
         "section_path": list(hit.chunk.section_path),
         "context_before": hit.context_before,
@@ -235,7 +237,7 @@ def lap(since: float) -> float:
 
 def citation_json(citation: Citation) -> dict:
     """A checked citation as the API shows it."""
-    return {**asdict(citation), "spans": [list(span) for span in citation.spans]}
+    return {**asdict(citation), "ref_he": hebrew_label(citation.ref), "spans": [list(span) for span in citation.spans]}
 
 
 def writer_status(writer) -> dict:

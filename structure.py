@@ -205,7 +205,9 @@ def _unit_sections(text: str, work: str, units: Sequence[UnitLike], names: list[
         if text[covered : unit.start].strip():
             sections.append(_Section(covered, unit.start, [], work, None))
         heading, path = getattr(unit, "heading", None), [int(n) for n in unit.path]
-        if heading:
+        if getattr(unit, "ref", None):  # the file names its own units: keep its references
+            labels, ref, parent = list(unit.labels), unit.ref, unit.parent_ref
+        elif heading:
             labels, ref, parent = [heading], f"{work} § {heading}", None
         else:
             labels = [f"{names[i]} {n}" if i < len(names) else str(n) for i, n in enumerate(path)]

@@ -12,6 +12,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from bm25 import tokenize
+from conversation import rewrite
 from extractive import content_words
 from generator import DECLINE
 from hebrew import detect_language
@@ -74,7 +75,7 @@ class Pipeline:
         from extractive import ExtractiveWriter
         from generator import Generator
         from jobs import Ingestor
-        from providers import ClaudeWriter, GeminiWriter
+        from providers import ClaudeWriter, GeminiWriter, OpenAIWriter
         from verify import Verifier
         from retrieval import RetrievalConfig, Reranker, Retriever
 
@@ -100,8 +101,15 @@ class Pipeline:
             writers["gemini"] = GeminiWriter(
                 config["GEMINI_API_KEY"], config["GEMINI_MODEL"], config["GEMINI_BASE_URL"], timeout, retries
             )
+        if config["OPENAI_BASE_URL"]:
+            if not config["OPENAI_MODEL"]:
+                raise ValueError("OPENAI_BASE_URL is set but OPENAI_MODEL is not; name the model the server runs "
+                                 "(FLASK_OPENAI_MODEL=llama3.1:8b, for example)")
+            writers["openai"] = OpenAIWriter(
+                config["OPENAI_BASE_URL"], config["OPENAI_MODEL"], config["OPENAI_API_KEY"], timeout, retries
+            )
         verifier = Verifier(embedder, config["SUPPORT_THRESHOLD"])
-        default = config["GENERATOR"] or next(n for n in ("gemini", "claude", "offline") if n in writers)
+        default = config["GENERATOR"] or next(n for n in ("gemini", "claude", "openai", "offline") if n in writers)
         if default not in writers:
             raise ValueError(f"GENERATOR={default!r} is not configured; available: {sorted(writers)} (set its API key)")
         info = {
@@ -171,8 +179,6 @@ class Pipeline:
         name = provider or self.generator.default
         turns = self.history.turns(session_id) if self.history else []
         complete = getattr(self.generator.writers[name], "complete", None)
-        from conversation import rewrite
-
         standalone, rewritten = rewrite(turns, question, complete)
         language = language if language and language != "auto" else (detect_language(question) or "en")
         query_type, confidence = self.classifier.classify(standalone)

@@ -27,7 +27,8 @@ MAX_TOKENS = 1024
 SENTENCE_BREAK_RE = re.compile(r"((?<=[.!?])\s+|\s*\n\s*)")  # a sentence ends at . ! ? and at a line break
 TAIL_RE = re.compile(r"[.!?:;]*\s*\Z")  # a sentence's closing punctuation: its markers go before it
 
-GEMINI_JSON = """Reply with JSON only. If the evidence does not answer the question: {"answerable": false, "sentences": []}.
+GEMINI_JSON = """Reply with JSON only.
+If the evidence does not answer the question: {"answerable": false, "sentences": []}.
 Otherwise "answerable": true and one entry in "sentences" per sentence of the answer: its "text" without [n] markers,
 and "citations": for each passage the sentence rests on, its number as "passage" and as "quote" a short span copied
 word for word from that passage."""
@@ -79,10 +80,9 @@ class Writer:
 
     name = label = ""
 
-    def __init__(self, model: str, timeout: float, retries: int, max_tokens: int, backoff: float,
-                 failures_to_open: int, cooldown: float):
+    def __init__(self, model: str, retries: int, max_tokens: int, backoff: float, failures_to_open: int,
+                 cooldown: float):
         self.model = model
-        self.timeout = timeout
         self.max_tokens = max_tokens
         self.guard = Guard(self.label, self.failure, RetryPolicy(retries, backoff),
                            CircuitBreaker(failures_to_open, cooldown))
@@ -118,7 +118,7 @@ class ClaudeWriter(Writer):
                  failures_to_open: int = 5, cooldown: float = 30.0):
         import anthropic
 
-        super().__init__(model, timeout, retries, max_tokens, backoff, failures_to_open, cooldown)
+        super().__init__(model, retries, max_tokens, backoff, failures_to_open, cooldown)
         self.anthropic = anthropic
         # max_retries=0: retries happen in the Guard only
         self.client = anthropic.Anthropic(api_key=api_key, base_url=base_url or None, timeout=timeout, max_retries=0)
@@ -130,8 +130,10 @@ class ClaudeWriter(Writer):
             return Failure("timed out", True)
         if isinstance(exc, errors.APIConnectionError):
             return Failure("could not connect", True)
-        if isinstance(exc, errors.APIStatusError):
+        if isinstance(exc, errors.APIStatusError) and exc.status_code >= 400:
             return status_failure(exc.status_code, exc.response.headers)
+        if isinstance(exc, errors.APIStatusError):  # an error event inside a stream that began well (overloaded)
+            return Failure("error event in the stream", True)
         if isinstance(exc, errors.APIError):
             return Failure(type(exc).__name__, False)
         return None
@@ -152,12 +154,16 @@ class ClaudeWriter(Writer):
 
     def _stream(self, request: WriteRequest) -> Iterator[str | Draft]:
         """Text deltas, the markers of each cited block as it closes, then the Draft."""
+        started = False
         with self.client.messages.stream(**self.params(request)) as stream:
             for event in stream:
+                started = started or event.type == "message_start"
                 if event.type == "text":
                     yield event.text
                 elif event.type == "content_block_stop" and getattr(event.content_block, "citations", None):
                     yield " " + "".join(f"[{n}]" for n in dict.fromkeys(cited_numbers(event.content_block)))
+            if not started:  # e.g. a proxy that answered with a page, not an event stream
+                raise self.bad_reply("a message stream")
             message = stream.get_final_message()
         yield claude_draft(message.content, message.model)
 
@@ -214,7 +220,7 @@ class GeminiWriter(Writer):
         from google import genai
         from google.genai import errors, types
 
-        super().__init__(model, timeout, retries, max_tokens, backoff, failures_to_open, cooldown)
+        super().__init__(model, retries, max_tokens, backoff, failures_to_open, cooldown)
         self.httpx, self.errors, self.types = httpx2, errors, types
         options = types.HttpOptions(
             base_url=base_url or None,
@@ -226,6 +232,8 @@ class GeminiWriter(Writer):
     def failure(self, exc: Exception) -> Failure | None:
         """Whether an SDK or transport exception is worth a retry."""
         if isinstance(exc, self.errors.APIError):
+            if not isinstance(exc.code, int):
+                return Failure("error reply", False)
             return status_failure(exc.code, getattr(exc.response, "headers", None))
         if isinstance(exc, self.httpx.TimeoutException):
             return Failure("timed out", True)
@@ -349,7 +357,7 @@ class OpenAIWriter(Writer):
                  cooldown: float = 30.0):
         import httpx2
 
-        super().__init__(model, timeout, retries, max_tokens, backoff, failures_to_open, cooldown)
+        super().__init__(model, retries, max_tokens, backoff, failures_to_open, cooldown)
         self.httpx = httpx2
         self.url = base_url.rstrip("/") + "/chat/completions"  # base_url ends in /v1, e.g. http://localhost:11434/v1
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
@@ -397,13 +405,13 @@ class OpenAIWriter(Writer):
         """The server-sent content deltas, then the Draft."""
         system, user = build_prompt(request)
         body = self.body(system, user, request.model or self.model, self.max_tokens, stream=True)
-        parts, model = [], body["model"]
+        parts, model, events = [], body["model"], 0
         with self.client.stream("POST", self.url, json=body) as response:
             response.raise_for_status()
             for line in response.iter_lines():
                 if not line.startswith("data:"):
                     continue
-                data = line[5:].strip()
+                data, events = line[5:].strip(), events + 1
                 if data == "[DONE]":
                     break
                 try:
@@ -415,4 +423,6 @@ class OpenAIWriter(Writer):
                 if delta:
                     parts.append(delta)
                     yield delta
+        if not events:
+            raise self.bad_reply("a chat completion stream")
         yield Draft("".join(parts).strip(), None, model)

@@ -45,7 +45,8 @@ class StandIn:
                     standin.disconnected.set()  # the client gave up (a timeout or a closed stream)
 
             def send_body(self, status, reply, headers):
-                data = reply if isinstance(reply, bytes) else reply.encode() if isinstance(reply, str) else json.dumps(reply).encode()
+                data = reply if isinstance(reply, bytes) else reply.encode() if isinstance(reply, str) else (
+                    json.dumps(reply).encode())
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
@@ -121,7 +122,8 @@ def claude_stream(blocks: list[dict], interval: float = 0.0) -> Stream:
             events.append(("content_block_delta", {"type": "content_block_delta", "index": index,
                                                    "delta": {"type": "text_delta", "text": part}}))
         events.append(("content_block_stop", {"type": "content_block_stop", "index": index}))
-    events.append(("message_delta", {"type": "message_delta", "delta": {"stop_reason": "end_turn", "stop_sequence": None},
+    events.append(("message_delta", {"type": "message_delta",
+                                     "delta": {"stop_reason": "end_turn", "stop_sequence": None},
                                      "usage": {"output_tokens": 20}}))
     events.append(("message_stop", {"type": "message_stop"}))
     return Stream(events, interval)
@@ -157,7 +159,8 @@ def openai_stream(deltas: list[str], interval: float = 0.0) -> Stream:
 
 def error_body(status: int) -> dict:
     """An error body in the shape all three providers use closely enough for their clients."""
-    return {"type": "error", "error": {"type": "overloaded_error", "code": status, "message": "stand-in says no", "status": "UNAVAILABLE"}}
+    return {"type": "error", "error": {"type": "overloaded_error", "code": status, "message": "stand-in says no",
+                                       "status": "UNAVAILABLE"}}
 
 
 # The three writers against a stand-in, and a reply each can turn into the same draft.
@@ -165,7 +168,8 @@ def error_body(status: int) -> dict:
 PROVIDERS = ("claude", "gemini", "openai")
 ANSWER = "Fleming discovered penicillin [1]."  # the draft text of answer_body() for every provider
 GEMINI_ANSWER = {"answerable": True, "sentences": [
-    {"text": "Fleming discovered penicillin.", "citations": [{"passage": 1, "quote": "He discovered penicillin in 1928."}]}]}
+    {"text": "Fleming discovered penicillin.",
+     "citations": [{"passage": 1, "quote": "He discovered penicillin in 1928."}]}]}
 
 
 def make_hits():

@@ -7,9 +7,9 @@ import pytest
 from generator import SYSTEM_PROMPT, ProviderError, build_prompt, decline_text, task_text
 from models import Draft, Statement, WriteRequest
 from providers import GEMINI_JSON, SentenceScanner
-from standin import (ANSWER, PROVIDERS, StandIn, Stream, answer_body, answer_stream, cited, claude_message, claude_stream,
-                     gemini_response, gemini_stream, make_hits, make_writer, openai_completion, openai_stream,
-                     search_result_citation)
+from standin import (ANSWER, PROVIDERS, StandIn, Stream, answer_body, answer_stream, cited, claude_message,
+                     claude_stream, error_body, gemini_response, gemini_stream, make_hits, make_writer,
+                     openai_completion, openai_stream, search_result_citation)
 
 QUESTION = "Who discovered penicillin?"
 FLEMING = "He discovered penicillin in 1928."
@@ -188,7 +188,8 @@ def test_request_model_and_max_tokens_reach_the_provider(standin, request_, prov
 
 @pytest.mark.parametrize("provider", PROVIDERS)
 def test_complete_is_a_short_plain_completion(standin, provider):
-    reply = {"claude": claude_message(" Who discovered penicillin? "), "openai": openai_completion("Who discovered penicillin?"),
+    reply = {"claude": claude_message(" Who discovered penicillin? "),
+             "openai": openai_completion("Who discovered penicillin?"),
              "gemini": gemini_response("Who discovered penicillin?\n")}[provider]
     standin.reply(200, reply)
     writer = make_writer(provider, standin.url)
@@ -283,3 +284,47 @@ def test_sentence_scanner_finds_objects_only_when_complete():
     assert scanner.feed('ations": []}, {"text": "B') == [{"text": "A [1] {not a brace}.", "citations": []}]
     assert scanner.feed('.", "citations": []}]}') == [{"text": "B.", "citations": []}]
     assert scanner.feed("") == []
+
+
+def test_forged_native_citation_is_reported_by_the_generator(standin, request_):
+    from generator import Generator
+
+    standin.reply(200, claude_stream([  # the generator reads every writer as a stream
+        cited("Fleming discovered penicillin in 1928", search_result_citation(0, FLEMING)),
+        {"type": "text", "text": ". "},
+        cited("It cured everything", search_result_citation(11, "It cures everything.")),
+        {"type": "text", "text": "."},
+    ]))
+    answer = Generator({"claude": make_writer("claude", standin.url)}, "claude").answer(request_)
+    assert answer.text == "Fleming discovered penicillin in 1928 [1]. It cured everything."
+    assert [c.n for c in answer.citations] == [1] and answer.invalid_citations == [12]
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_failing_provider_degrades_to_the_offline_answer(standin, request_, provider):
+    from conftest import FakeWriter
+    from generator import Generator
+
+    standin.reply(503, error_body(503))
+    writers = {provider: make_writer(provider, standin.url, retries=0), "offline": FakeWriter("offline")}
+    answer = Generator(writers, provider).answer(request_)
+    assert answer.generator == "offline" and "HTTP 503" in answer.degraded
+    assert answer.citations and answer.citations[0].passage_id == "fleming#0"
+
+
+@pytest.mark.parametrize("provider", ["claude", "openai"])
+def test_a_plain_body_where_a_stream_was_asked_is_a_provider_error(standin, request_, provider):
+    standin.reply(200, answer_body(provider))
+    with pytest.raises(ProviderError, match="the reply was not a (message|chat completion) stream$"):
+        list(make_writer(provider, standin.url).stream(request_))
+
+
+def test_claude_error_event_after_text_is_a_provider_error_without_retry(standin, request_):
+    began = claude_stream([{"type": "text", "text": "Fleming "}]).events[:4]  # start, block start, two deltas
+    overloaded = ("error", {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}})
+    standin.reply(200, Stream(began + [overloaded]))
+    stream, deltas = make_writer("claude", standin.url, retries=2).stream(request_), []
+    with pytest.raises(ProviderError, match="^Claude: error event in the stream$"):
+        for piece in stream:
+            deltas.append(piece)
+    assert deltas == ["Flem", "ing "] and len(standin.requests) == 1

@@ -1,24 +1,35 @@
-// The chat page: ask /api/query, show the answer with its citations and the evidence passages.
-// Every string from the server is inserted as text (textContent or text nodes), never as HTML;
+// The chat page: a conversation of questions, each answered as the server streams it (query type, passages,
+// text as it is written), then replaced by the verified answer as markdown with citation links and warnings.
+// Every string from the server is inserted as text or through the sanitizer (markdown.js), never as HTML;
 // markup comes only from the page's own <template> elements.
-"use strict";
+import { citationLink } from "./citations.js";
+import { feedbackRow, refreshHistory, startHistory } from "./history.js";
+import { renderMarkdown, textDirection } from "./markdown.js";
+import { applyHealth, querySettings } from "./settings.js";
+import { ask } from "./stream.js";
 
 const form = document.getElementById("ask");
 const input = document.getElementById("question");
 const sendButton = document.getElementById("send");
+const stopButton = document.getElementById("stop");
+const newButton = document.getElementById("new-conversation");
 const statusLine = document.getElementById("status");
 const healthLine = document.getElementById("health");
 const conversation = document.getElementById("conversation");
 const turnTemplate = document.getElementById("turn-template");
 const passageTemplate = document.getElementById("passage-template");
 
-const TYPE_LABELS = {
-  factual_lookup: "Factual lookup",
-  explanation: "Explanation",
-  reasoning: "Reasoning",
-  calculation: "Calculation",
-};
+const TYPE_LABELS = { factual_lookup: "Factual lookup", explanation: "Explanation", reasoning: "Reasoning",
+                      calculation: "Calculation" };
+let sessionId = newSessionId();
 let turnCount = 0;
+let running = null;  // the AbortController of the question being answered
+
+// crypto.randomUUID exists only on https and localhost; elsewhere 16 random bytes in hex do the same job.
+function newSessionId() {
+  if (window.crypto.randomUUID) return window.crypto.randomUUID();
+  return Array.from(window.crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+}
 
 function setStatus(text, isError = false) {
   statusLine.textContent = text;
@@ -33,6 +44,7 @@ async function checkHealth() {
       const rerank = data.reranker ? `re-ranked by ${data.reranker}` : "no re-ranking";
       healthLine.textContent = `Ready · ${data.library.chunks.toLocaleString()} passages · answers by ${data.generator} · ${rerank}`;
       healthLine.className = "health ok";
+      applyHealth(data);
       return;
     }
     healthLine.textContent = data.status === "error" ? `Not ready: ${data.error}` : "Loading models and library…";
@@ -45,106 +57,177 @@ async function checkHealth() {
   }
 }
 
-document.addEventListener("library-changed", () => checkHealth());
-
-// The answer as text nodes, with each [n] made a link to passage n of this turn.
-function renderAnswer(container, text, turnId, passageCount) {
-  container.textContent = "";
-  const parts = text.split(/\[(\d+)\]/);
-  parts.forEach((part, i) => {
-    if (i % 2 === 0) {
-      const text = i + 1 < parts.length ? part.trimEnd() : part; // no gap before a superscript marker
-      if (text) container.appendChild(document.createTextNode(text));
-      return;
-    }
-    const n = Number(part);
-    const link = document.createElement("a");
-    link.className = "cite";
-    link.textContent = `[${n}]`;
-    if (n >= 1 && n <= passageCount) link.href = `#${turnId}-p${n}`;
-    container.appendChild(link);
-  });
+function newTurn(question) {
+  turnCount += 1;
+  const element = turnTemplate.content.firstElementChild.cloneNode(true);
+  element.id = `turn-${turnCount}`;
+  element.querySelector(".question").textContent = question;
+  conversation.appendChild(element);
+  return { element, passages: [], citations: [], streamed: null, answered: false,
+           part: (selector) => element.querySelector(selector) };
 }
 
-function renderPassage(passage, turnId, reranked) {
-  const item = passageTemplate.content.firstElementChild.cloneNode(true);
-  item.id = `${turnId}-p${passage.n}`;
-  item.querySelector(".passage-n").textContent = `[${passage.n}]`;
-  item.querySelector(".passage-title").textContent = passage.title;
-  item.querySelector(".passage-ref").textContent = passage.ref ? `· ${passage.ref}` : "";
-  item.querySelector(".passage-text").textContent = passage.chunk;
-  const finalScore = reranked ? `cross-encoder ${passage.ce_score.toFixed(3)}` : `hybrid ${passage.ce_score.toFixed(3)}`;
-  item.querySelector(".scores").textContent =
-    `${finalScore} · BM25 ${passage.bm25_score.toFixed(2)} · dense ${passage.dense_score.toFixed(3)}`;
+function showMeta(turn, meta) {
+  turn.part(".query-type").textContent = TYPE_LABELS[meta.query_type] || meta.query_type || "";
+  if (meta.rewritten && meta.standalone_question) {
+    turn.part(".standalone").textContent = meta.standalone_question;
+    turn.part(".rewritten").hidden = false;
+  }
+  if (meta.session_id) sessionId = meta.session_id;
+}
+
+function passageCard(turn, passage, reranked) {
+  const card = passageTemplate.content.firstElementChild.cloneNode(true);
+  card.id = `${turn.element.id}-p${passage.n}`;
+  card.dataset.n = passage.n;
+  card.dir = textDirection(`${passage.title} ${passage.chunk || ""}`);  // a Hebrew card reads from the right
+  card.querySelector(".passage-n").textContent = `[${passage.n}]`;
+  card.querySelector(".passage-title").textContent = passage.title;
+  card.querySelector(".passage-ref").textContent = passage.ref || "";
+  const text = card.querySelector(".passage-text");
+  text.textContent = passage.chunk ?? "The history keeps which passage this was, not its text.";
+  text.classList.toggle("missing", passage.chunk === undefined);
+  const score = (name, value, digits) => (typeof value === "number" ? `${name} ${value.toFixed(digits)}` : null);
+  card.querySelector(".scores").textContent = [
+    score(reranked ? "cross-encoder" : "hybrid", passage.ce_score, 3), score("BM25", passage.bm25_score, 2),
+    score("dense", passage.dense_score, 3)].filter(Boolean).join(" · ");
+  return card;
+}
+
+function showSources(turn, sources) {
+  turn.passages = sources.passages || [];
+  const list = turn.part(".passages");
+  list.textContent = "";
+  for (const passage of turn.passages) list.appendChild(passageCard(turn, passage, sources.reranked));
+  turn.part(".evidence-heading").textContent = turn.passages.length ? "Evidence" : "No passages matched.";
+  if (sources.followup_retrieval) {
+    const { query, added } = sources.followup_retrieval;
+    turn.part(".followup").textContent = `The evidence was weak, so Evidenz searched once more for “${query}” (${added} passage${added === 1 ? "" : "s"} added).`;
+    turn.part(".followup").hidden = false;
+  }
+}
+
+// Streamed text is shown as plain text: it is not yet checked, and may contain claims that will be removed.
+function appendDelta(turn, text) {
+  const answer = turn.part(".answer");
+  if (!turn.streamed) {
+    answer.textContent = "";
+    answer.classList.add("streaming");
+    answer.setAttribute("aria-busy", "true");
+    turn.streamed = document.createTextNode("");
+    answer.appendChild(turn.streamed);
+    setStatus("Writing the answer… (checked against the passages when it is complete)");
+  }
+  turn.streamed.appendData(text);
+}
+
+function warningItem(text) {
+  const item = document.createElement("li");
+  item.dir = "auto";
+  item.textContent = text;
   return item;
 }
 
-function renderTurn(question, data) {
-  turnCount += 1;
-  const turnId = `turn-${turnCount}`;
-  const turn = turnTemplate.content.firstElementChild.cloneNode(true);
-  turn.id = turnId;
-  turn.querySelector(".question").textContent = question;
-  turn.querySelector(".query-type").textContent = TYPE_LABELS[data.query_type] || data.query_type;
-  turn.querySelector(".generator").textContent = `answered by ${data.generator}`;
-  turn.querySelector(".timing").textContent = `${Math.round(data.timings_ms.total)} ms`;
-  const answer = turn.querySelector(".answer");
-  renderAnswer(answer, data.answer, turnId, data.passages.length);
-  for (const link of answer.querySelectorAll("a.cite")) {  // what was checked, on hover
-    const citation = data.citations.find((c) => `[${c.n}]` === link.textContent);
-    if (!citation) { link.classList.add("unverified"); link.title = "not checked against its passage"; continue; }
-    const checks = [citation.ref || citation.title];
-    if (citation.support !== null && citation.support !== undefined) checks.push(`support ${citation.support.toFixed(2)}`);
-    if (citation.quote_verified) checks.push("quote found verbatim");
-    link.title = checks.join(" · ");
+function showWarnings(turn, data) {
+  const list = turn.part(".warnings");
+  list.textContent = "";
+  if (data.degraded) list.appendChild(warningItem(data.degraded_reason || "The chosen model failed; this answer was written offline."));
+  if (data.invalid_citations && data.invalid_citations.length) {
+    list.appendChild(warningItem(`Removed citations of passages that were not given: ${data.invalid_citations.join(", ")}.`));
   }
-  answer.classList.toggle("declined", data.declined);
-  const warning = turn.querySelector(".warning");
-  const notes = [];
-  if (data.degraded) notes.push(data.degraded_reason || "The configured model failed; this answer was written offline.");
-  if (data.invalid_citations.length) notes.push(`Removed citations to passages that were not given: ${data.invalid_citations.join(", ")}.`);
-  if (data.removed_claims && data.removed_claims.length) {
-    notes.push(`Removed ${data.removed_claims.length} sentence(s) that no cited passage supports: ${data.removed_claims.join(" ")}`);
-  }
-  if (notes.length) {
-    warning.textContent = notes.join(" ");
-    warning.hidden = false;
-  }
-  const list = turn.querySelector(".passages");
-  data.passages.forEach((p) => list.appendChild(renderPassage(p, turnId, data.reranked)));
-  if (!data.passages.length) turn.querySelector(".evidence-heading").textContent = "No passages matched.";
-  conversation.appendChild(turn);
-  turn.scrollIntoView({ behavior: "smooth", block: "start" });
+  for (const claim of data.removed_claims || []) list.appendChild(warningItem(`Removed, no cited passage supports it: “${claim}”`));
+  list.hidden = !list.children.length;
 }
 
-async function ask(question) {
-  sendButton.disabled = true;
-  setStatus("Searching the library and writing the answer…");
+// The complete, verified answer replaces whatever was streamed.
+function showAnswer(turn, data) {
+  turn.answered = true;
+  showMeta(turn, data);
+  if (data.passages) showSources(turn, data);
+  turn.citations = data.citations || [];
+  const answer = turn.part(".answer");
+  answer.classList.remove("streaming");
+  answer.removeAttribute("aria-busy");
+  answer.classList.toggle("declined", Boolean(data.declined));
+  renderMarkdown(answer, data.answer || "", (n) => citationLink(turn, n));
+  for (const card of turn.element.querySelectorAll(".passage")) {
+    card.classList.toggle("cited", turn.citations.some((c) => String(c.n) === card.dataset.n));
+  }
+  turn.part(".generator").textContent = data.generator
+    ? `answered by ${data.generator}${data.model ? ` (${data.model})` : ""}` : "";
+  if (data.language) turn.part(".answer").lang = data.language;
+  showWarnings(turn, data);
+}
+
+function finish(turn, done) {
+  if (done.timings_ms && typeof done.timings_ms.total === "number") {
+    turn.part(".timing").textContent = `${Math.round(done.timings_ms.total).toLocaleString()} ms`;
+  }
+  if (done.id) turn.element.appendChild(feedbackRow(done.id));
+}
+
+function showTurnError(turn, message) {
+  const note = turn.part(".turn-error");
+  note.textContent = message;
+  note.hidden = false;
+  turn.part(".answer").classList.remove("streaming");
+  turn.part(".answer").removeAttribute("aria-busy");
+  setStatus(message, true);
+}
+
+function setRunning(controller) {
+  running = controller;
+  sendButton.disabled = Boolean(controller);
+  stopButton.disabled = !controller;
+  stopButton.hidden = !controller;
+}
+
+async function askQuestion(question) {
+  const turn = newTurn(question);
+  turn.element.scrollIntoView({ behavior: "smooth", block: "start" });
+  const controller = new AbortController();
+  setRunning(controller);
+  setStatus("Searching the library…");
+  let failed = false;
+  const handlers = {
+    meta: (meta) => showMeta(turn, meta),
+    sources: (sources) => { showSources(turn, sources); setStatus("Writing the answer…"); },
+    delta: (delta) => appendDelta(turn, delta.text || ""),
+    answer: (data) => { showAnswer(turn, data); setStatus(""); },
+    done: (done) => { finish(turn, done); refreshHistory(); },
+    error: (error) => { failed = true; showTurnError(turn, error.error || "The answer failed; try again."); },
+  };
   try {
-    const response = await fetch("/api/query", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ question }),
-    });
-    let data;
-    try {
-      data = await response.json();
-    } catch (err) {
-      data = { error: `The server answered ${response.status} without a readable body.` };
-    }
-    if (!response.ok) {
-      setStatus(data.error || `The server answered ${response.status}.`, true);
-      return;
-    }
-    setStatus("");
-    input.value = "";
-    renderTurn(question, data);
+    await ask({ question, session_id: sessionId, ...querySettings() },
+              (name, data) => handlers[name] && handlers[name](data), controller.signal);
+    if (!turn.answered && !failed) showTurnError(turn, "The answer stopped before it was complete; ask again.");
   } catch (err) {
-    setStatus("The server cannot be reached; check that Evidenz is running.", true);
+    if (err.name === "AbortError") {
+      turn.part(".answer").classList.add("stopped");
+      showTurnError(turn, "Stopped. The text so far was not checked against the passages.");
+      setStatus("Stopped.");
+    } else {
+      showTurnError(turn, "The server cannot be reached; check that Evidenz is running.");
+    }
+    failed = true;
   } finally {
-    sendButton.disabled = false;
+    setRunning(null);
+    if (failed && !input.value) input.value = question;  // to edit and send again
     input.focus();
   }
+}
+
+// An answer from the history, shown alone; a question asked next continues its conversation.
+function openEntry(entry) {
+  if (running) running.abort();
+  conversation.textContent = "";
+  const body = entry.response || entry;
+  if (entry.session_id) sessionId = entry.session_id;
+  const turn = newTurn(entry.question || body.question || "");
+  showAnswer(turn, body);
+  finish(turn, { id: entry.id, timings_ms: body.timings_ms });
+  turn.part(".from-history").hidden = false;
+  setStatus("");
 }
 
 form.addEventListener("submit", (event) => {
@@ -154,15 +237,32 @@ form.addEventListener("submit", (event) => {
     setStatus("Write a question first.", true);
     return;
   }
-  ask(question);
+  if (running) return;
+  input.value = "";
+  askQuestion(question);
 });
 
 input.addEventListener("keydown", (event) => {
   if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
     event.preventDefault();
     form.requestSubmit();
+  } else if (event.key === "Escape" && running) {
+    running.abort();
   }
 });
 
+stopButton.addEventListener("click", () => running && running.abort());
+newButton.addEventListener("click", () => {
+  if (running) running.abort();
+  conversation.textContent = "";
+  sessionId = newSessionId();
+  for (const button of document.querySelectorAll(".history-entry.current")) button.classList.remove("current");
+  setStatus("New conversation: the next question starts afresh.");
+  input.focus();
+});
+document.addEventListener("library-changed", () => checkHealth());
+
+setRunning(null);
 checkHealth();
+startHistory(openEntry);
 input.focus();

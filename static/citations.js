@@ -1,0 +1,151 @@
+// Citation links: an [n] shows its passage on hover or keyboard focus, and a click scrolls to the passage's card
+// and marks the sentence or quote the claim rests on (the citation's spans, character offsets into the passage).
+// A citation the server could not verify is marked as such. Everything from the server is set as text;
+// marks are made by splitting text nodes with a Range, never by writing HTML.
+const popover = document.getElementById("cite-popover");
+const UNSUPPORTED = "not supported by this passage";
+const EXCERPT_CONTEXT = 160;  // characters shown around the cited span in the popover
+
+// Whether a citation held, and the words that say what was checked.
+export function citationCheck(citation) {
+  if (!citation) return { ok: false, note: "not checked against its passage" };
+  if (citation.valid === false) return { ok: false, note: "names no passage that was given" };
+  if (citation.verified === false) return { ok: false, note: UNSUPPORTED };
+  if (citation.quote_verified === false) return { ok: false, note: `${UNSUPPORTED}: the quote is not in it` };
+  const checks = [];
+  if (typeof citation.support === "number") checks.push(`supported (similarity ${citation.support.toFixed(2)})`);
+  if (citation.quote_verified) checks.push("quote found verbatim");
+  return { ok: true, note: checks.join(" · ") || "cited" };
+}
+
+// Python counts characters by code point, JavaScript strings by UTF-16 unit: convert an offset.
+function unitOffset(text, codePoints) {
+  if (!/[\uD800-\uDFFF]/.test(text)) return codePoints;
+  return Array.from(text).slice(0, codePoints).join("").length;
+}
+
+// The spans as sorted, merged, clipped [start, end) pairs in UTF-16 units.
+function cleanSpans(text, spans) {
+  const pairs = (spans || [])
+    .map(([s, e]) => [unitOffset(text, Math.max(0, s)), Math.min(unitOffset(text, e), text.length)])
+    .filter(([s, e]) => e > s)
+    .sort((a, b) => a[0] - b[0]);
+  const merged = [];
+  for (const [s, e] of pairs) {
+    const last = merged[merged.length - 1];
+    if (last && s <= last[1]) last[1] = Math.max(last[1], e);
+    else merged.push([s, e]);
+  }
+  return merged;
+}
+
+// Put text into element with the [start, end) unit ranges wrapped in <mark>, splitting one text node from the end.
+function wrapMarks(element, text, ranges) {
+  element.textContent = text;
+  const node = element.firstChild;
+  for (const [start, end] of [...ranges].reverse()) {
+    const range = document.createRange();
+    range.setStart(node, start);
+    range.setEnd(node, end);
+    range.surroundContents(document.createElement("mark"));
+  }
+  return ranges.length;
+}
+
+// Put a passage's text into element with the citation's spans (code point offsets) marked.
+export function markSpans(element, text, spans) {
+  return wrapMarks(element, text, cleanSpans(text, spans));
+}
+
+// The part of a passage around its first cited span, for the popover.
+function excerpt(text, spans) {
+  const merged = cleanSpans(text, spans);
+  if (!merged.length) {
+    const short = text.length > 2 * EXCERPT_CONTEXT ? `${text.slice(0, 2 * EXCERPT_CONTEXT)}…` : text;
+    return { text: short, spans: [] };
+  }
+  const from = Math.max(0, merged[0][0] - EXCERPT_CONTEXT);
+  const to = Math.min(text.length, merged[0][1] + EXCERPT_CONTEXT);
+  const prefix = from > 0 ? "…" : "";
+  const shifted = merged.filter(([s, e]) => s >= from && e <= to).map(([s, e]) => [s - from + prefix.length, e - from + prefix.length]);
+  return { text: prefix + text.slice(from, to) + (to < text.length ? "…" : ""), spans: shifted };
+}
+
+function showPopover(link, passage, citation) {
+  const check = citationCheck(citation);
+  popover.querySelector(".popover-n").textContent = `[${passage.n}]`;
+  popover.querySelector(".popover-title").textContent = passage.ref || passage.title;
+  const note = popover.querySelector(".popover-check");
+  note.textContent = check.note;
+  note.classList.toggle("unverified", !check.ok);
+  const part = excerpt(passage.chunk || "", citation ? citation.spans : []);
+  popover.querySelector(".popover-text").classList.toggle("unverified-span", !check.ok);
+  wrapMarks(popover.querySelector(".popover-text"), part.text, part.spans);  // already UTF-16 units
+  popover.hidden = false;
+  const box = link.getBoundingClientRect();
+  const width = popover.offsetWidth;
+  const left = Math.min(Math.max(8, box.left), document.documentElement.clientWidth - width - 8);
+  const below = box.bottom + popover.offsetHeight + 8 < window.innerHeight;
+  popover.style.left = `${left + window.scrollX}px`;
+  popover.style.top = `${(below ? box.bottom + 6 : box.top - popover.offsetHeight - 6) + window.scrollY}px`;
+  link.setAttribute("aria-describedby", "cite-popover");
+}
+
+function hidePopover(link) {
+  popover.hidden = true;
+  link.removeAttribute("aria-describedby");
+}
+
+// Scroll to passage n's card of the turn and mark what the citation rests on.
+export function showCitedPassage(turn, passage, citation) {
+  for (const card of turn.element.querySelectorAll(".passage")) {
+    card.classList.remove("is-target");
+    if (card.querySelector(".passage-text mark")) {
+      const other = turn.passages.find((p) => p.n === Number(card.dataset.n));
+      if (other && other.chunk !== undefined) card.querySelector(".passage-text").textContent = other.chunk;
+    }
+  }
+  const card = turn.element.querySelector(`.passage[data-n="${passage.n}"]`);
+  if (!card) return;
+  if (passage.chunk !== undefined) {  // entries of the history keep no passage text
+    const text = card.querySelector(".passage-text");
+    markSpans(text, passage.chunk, citation ? citation.spans : []);
+    text.classList.toggle("unverified-span", !citationCheck(citation).ok);
+  }
+  card.classList.add("is-target");
+  history.replaceState(null, "", `#${card.id}`);
+  card.scrollIntoView({ behavior: "smooth", block: "center" });
+  card.focus({ preventScroll: true });
+}
+
+// The link element for marker [n] of a turn: {element, passages, citations} as the server sent them.
+export function citationLink(turn, n) {
+  const link = document.createElement("a");
+  link.className = "cite";
+  link.textContent = `[${n}]`;
+  const passage = turn.passages.find((p) => p.n === n);
+  const citation = turn.citations.find((c) => c.n === n);
+  const check = citationCheck(citation);
+  if (!check.ok) {
+    link.classList.add("unverified");
+    link.title = check.note;
+  }
+  if (!passage) {
+    link.classList.add("unverified");
+    link.title = "names no passage that was given";
+    return link;
+  }
+  link.href = `#${turn.element.id}-p${n}`;
+  link.setAttribute("aria-label", `passage ${n}, ${passage.ref || passage.title}${check.ok ? "" : `, ${check.note}`}`);
+  link.addEventListener("mouseenter", () => showPopover(link, passage, citation));
+  link.addEventListener("focus", () => showPopover(link, passage, citation));
+  link.addEventListener("mouseleave", () => hidePopover(link));
+  link.addEventListener("blur", () => hidePopover(link));
+  link.addEventListener("keydown", (event) => { if (event.key === "Escape") hidePopover(link); });
+  link.addEventListener("click", (event) => {
+    event.preventDefault();
+    hidePopover(link);
+    showCitedPassage(turn, passage, citation);
+  });
+  return link;
+}

@@ -1,0 +1,103 @@
+// Answers as safe markdown: marked renders, DOMPurify sanitizes, then each [n] becomes a citation link.
+// Raw HTML in an answer is never kept: marked shows it as its text, and DOMPurify drops whatever markup is
+// not on a short list (no script, style, iframe, form, event handler or style attribute), and every image
+// that is not from this page's origin (the Content-Security-Policy would block it too). The DOM is built
+// from the sanitized fragment and from createElement; no server string reaches innerHTML here.
+// Does not: decide what a citation means (citations.js) or fetch anything.
+const ALLOWED_TAGS = ["p", "br", "strong", "em", "del", "code", "pre", "blockquote", "ul", "ol", "li", "h1", "h2",
+  "h3", "h4", "h5", "h6", "hr", "a", "img", "table", "thead", "tbody", "tr", "th", "td"];
+const ALLOWED_ATTR = ["href", "src", "alt", "title", "align", "start"];
+const BLOCKS = "p, li, h1, h2, h3, h4, h5, h6, blockquote, td, th";  // each gets its own direction
+const MARKER = /\[(\d+(?:\s*,\s*\d+)*)\]/g;  // [3] or [1, 2]
+const HAS_MARKER = /\[\d+(?:\s*,\s*\d+)*\]/;  // the same without /g, whose test() would keep state
+const FIRST_LETTER = /\p{L}/u;
+const RIGHT_TO_LEFT = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/;  // Hebrew, Arabic, Syriac, Thaana, N'Ko...
+
+function escapeHtml(text) {
+  return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+}
+
+function sameOrigin(url) {
+  try {
+    return new URL(url, window.location.href).origin === window.location.origin;
+  } catch (err) {
+    return false;
+  }
+}
+
+// One marked and one DOMPurify instance of our own, so that these settings and hooks touch nothing else.
+function makeRenderer() {
+  if (!window.marked || !window.DOMPurify) return null;
+  const markdown = new window.marked.Marked({
+    gfm: true,
+    async: false,
+    renderer: {
+      // Raw HTML in the markdown is shown as the text it is, never parsed.
+      html(token) {
+        return token.block ? `<p>${escapeHtml(token.text)}</p>` : escapeHtml(token.text);
+      },
+    },
+  });
+  const purifier = window.DOMPurify(window);
+  purifier.addHook("afterSanitizeAttributes", (node) => {
+    if (node.nodeName === "IMG" && !sameOrigin(node.getAttribute("src") || "")) {
+      node.remove();  // an image from elsewhere would tell that host who reads what
+    } else if (node.nodeName === "A" && node.hasAttribute("href")) {
+      node.setAttribute("rel", "noopener noreferrer");
+      if (!sameOrigin(node.getAttribute("href"))) node.setAttribute("target", "_blank");
+    }
+  });
+  return (text) => purifier.sanitize(markdown.parse(text), {
+    ALLOWED_TAGS, ALLOWED_ATTR, ALLOW_DATA_ATTR: false, ALLOW_ARIA_ATTR: false, RETURN_DOM_FRAGMENT: true,
+  });
+}
+
+const sanitizedMarkdown = makeRenderer();
+
+// The direction of a text by its first letter, as dir="auto" decides it. An element with dir="auto" skips
+// children that have their own dir, so the answer's container needs this once its blocks have theirs.
+export function textDirection(text) {
+  const letter = text.match(FIRST_LETTER);
+  return letter && RIGHT_TO_LEFT.test(letter[0]) ? "rtl" : "ltr";
+}
+
+// Replace each [n] in the text nodes of root (outside code and links) by makeLink(n) elements.
+export function linkMarkers(root, makeLink) {
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, {
+    acceptNode: (node) => (node.parentElement && node.parentElement.closest("code, pre, a")
+      ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
+  });
+  const nodes = [];
+  while (walker.nextNode()) if (HAS_MARKER.test(walker.currentNode.data)) nodes.push(walker.currentNode);
+  for (const node of nodes) {
+    const pieces = document.createDocumentFragment();
+    let last = 0;
+    for (const match of node.data.matchAll(MARKER)) {
+      // No space before a superscript marker: "penicillin[1]" reads as "penicillin¹".
+      pieces.append(node.data.slice(last, match.index).replace(/[ \t]+$/, ""));
+      for (const n of match[1].split(",")) pieces.append(makeLink(Number(n)));
+      last = match.index + match[0].length;
+    }
+    pieces.append(node.data.slice(last));
+    node.replaceWith(pieces);
+  }
+}
+
+// The answer's markdown as sanitized DOM inside container, with [n] made links by makeLink.
+export function renderMarkdown(container, text, makeLink) {
+  container.textContent = "";
+  if (sanitizedMarkdown) {
+    container.appendChild(sanitizedMarkdown(text));
+    container.normalize();
+    for (const block of container.querySelectorAll(BLOCKS)) block.setAttribute("dir", "auto");
+  } else {  // static/vendor/ missing (run `make install`): the answer as plain text, still safe
+    const paragraph = document.createElement("p");
+    paragraph.dir = "auto";
+    paragraph.textContent = text;
+    container.appendChild(paragraph);
+  }
+  linkMarkers(container, makeLink);
+  container.dir = textDirection(container.textContent);
+}
+
+export const markdownAvailable = Boolean(sanitizedMarkdown);

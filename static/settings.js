@@ -1,0 +1,84 @@
+// The settings panel: provider, model, number of sources and answer language, kept in localStorage and
+// sent with every question. The choices come from /api/health ("providers", "languages").
+// Does not: check the values beyond the form's own limits; the server validates and says what is wrong.
+const KEY = "evidenz.settings";
+const FALLBACK_LANGUAGES = ["en", "he"];
+const LANGUAGE_NAMES = { en: "English", he: "עברית (Hebrew)", arc: "Aramaic", yi: "Yiddish", de: "Deutsch",
+                         fr: "Français", es: "Español", ru: "Русский", ar: "العربية (Arabic)" };
+const form = document.getElementById("settings");
+const providerSelect = document.getElementById("setting-provider");
+const modelInput = document.getElementById("setting-model");
+const topKInput = document.getElementById("setting-top-k");
+const languageSelect = document.getElementById("setting-language");
+const summary = document.getElementById("settings-summary");
+
+function saved() {
+  try {
+    return JSON.parse(localStorage.getItem(KEY)) || {};
+  } catch (err) {
+    return {};
+  }
+}
+
+function option(value, label) {
+  const element = document.createElement("option");
+  element.value = value;
+  element.textContent = label;
+  return element;
+}
+
+// The settings as the query body takes them; empty fields are left to the server's defaults.
+export function querySettings() {
+  const settings = {};
+  if (providerSelect.value) settings.provider = providerSelect.value;
+  if (modelInput.value.trim()) settings.model = modelInput.value.trim();
+  const topK = Number(topKInput.value);
+  if (topKInput.value && Number.isInteger(topK) && topK >= 1 && topK <= 20) settings.top_k = topK;
+  settings.language = languageSelect.value || "auto";
+  return settings;
+}
+
+function current() {
+  return { provider: providerSelect.value, model: modelInput.value.trim(), top_k: topKInput.value,
+           language: languageSelect.value };
+}
+
+function showSummary(value) {
+  const parts = [value.provider || "default writer", value.model, value.top_k ? `${value.top_k} sources` : "",
+                 value.language === "auto" ? "" : value.language].filter(Boolean);
+  summary.textContent = `· ${parts.join(" · ")}`;
+}
+
+function save() {
+  localStorage.setItem(KEY, JSON.stringify(current()));
+  showSummary(current());
+}
+
+// Fill the choices from /api/health's body and restore what was saved; call again when health changes.
+export function applyHealth(health) {
+  const stored = saved();
+  const providers = health.providers || {};
+  const names = Array.isArray(providers) ? providers : Object.keys(providers);
+  providerSelect.textContent = "";
+  providerSelect.appendChild(option("", `server default (${health.generator || "offline"})`));
+  for (const name of names) {
+    const status = Array.isArray(providers) ? null : providers[name];
+    const circuit = status && status.circuit && status.circuit !== "closed" ? ` (circuit ${status.circuit})` : "";
+    const failed = status && status.last_call && !status.last_call.ok ? " (last call failed)" : "";
+    providerSelect.appendChild(option(name, `${name}${circuit || failed}`));
+  }
+  providerSelect.value = names.includes(stored.provider) ? stored.provider : "";
+  const languages = health.languages && health.languages.length ? health.languages : FALLBACK_LANGUAGES;
+  languageSelect.textContent = "";
+  languageSelect.appendChild(option("auto", "same as the question"));
+  for (const code of languages) languageSelect.appendChild(option(code, LANGUAGE_NAMES[code] || code));
+  languageSelect.value = languages.includes(stored.language) ? stored.language : "auto";
+  modelInput.value = stored.model || "";
+  topKInput.value = stored.top_k || "";
+  showSummary(current());  // not saved: a provider missing from this server stays chosen for when it is back
+}
+
+form.addEventListener("change", save);
+form.addEventListener("input", save);
+form.addEventListener("submit", (event) => event.preventDefault());
+applyHealth({});  // usable before /api/health answers

@@ -149,7 +149,7 @@ class ClaudeWriter(Writer):
 
     def _write(self, request: WriteRequest) -> Draft:
         """One Messages API call."""
-        message = self.client.messages.create(**self.params(request))
+        message = self.message(self.client.messages.create(**self.params(request)))
         return claude_draft(message.content, message.model)
 
     def _stream(self, request: WriteRequest) -> Iterator[str | Draft]:
@@ -167,10 +167,16 @@ class ClaudeWriter(Writer):
             message = stream.get_final_message()
         yield claude_draft(message.content, message.model)
 
+    def message(self, reply):
+        """reply, if it is a Message (the SDK hands back a body it cannot read as one as text)."""
+        if not isinstance(getattr(reply, "content", None), list):
+            raise self.bad_reply("a message")
+        return reply
+
     def _complete(self, system: str, user: str, model: str, max_tokens: int) -> str:
         """One short Messages API call."""
-        message = self.client.messages.create(model=model, max_tokens=max_tokens, system=system,
-                                              messages=[{"role": "user", "content": user}])
+        message = self.message(self.client.messages.create(model=model, max_tokens=max_tokens, system=system,
+                                                           messages=[{"role": "user", "content": user}]))
         return "".join(block.text for block in message.content if block.type == "text").strip()
 
 

@@ -35,6 +35,8 @@ class StandIn:
                 body = json.loads(self.rfile.read(length) or b"{}")
                 standin.requests.append({"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()}, "json": body})
                 status, reply, delay, headers = standin.replies[0] if len(standin.replies) == 1 else standin.replies.pop(0)
+                if callable(reply):  # a reply that depends on the request, e.g. on "stream": true
+                    reply = reply(body)
                 time.sleep(delay)
                 try:
                     if isinstance(reply, Stream):
@@ -78,7 +80,7 @@ class StandIn:
         threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
 
     def reply(self, status: int, body, delay: float = 0.0, headers: dict | None = None) -> "StandIn":
-        """Queue a reply: a JSON-able body, a raw str/bytes body, or a Stream."""
+        """Queue a reply: a JSON-able body, a raw str/bytes body, a Stream, or a function of the request's JSON."""
         self.replies.append((status, body, delay, headers or {}))
         return self
 

@@ -289,12 +289,11 @@ def test_sentence_scanner_finds_objects_only_when_complete():
 def test_forged_native_citation_is_reported_by_the_generator(standin, request_):
     from generator import Generator
 
-    standin.reply(200, claude_stream([  # the generator reads every writer as a stream
-        cited("Fleming discovered penicillin in 1928", search_result_citation(0, FLEMING)),
-        {"type": "text", "text": ". "},
-        cited("It cured everything", search_result_citation(11, "It cures everything.")),
-        {"type": "text", "text": "."},
-    ]))
+    blocks = [cited("Fleming discovered penicillin in 1928", search_result_citation(0, FLEMING)),
+              {"type": "text", "text": ". "},
+              cited("It cured everything", search_result_citation(11, "It cures everything.")),
+              {"type": "text", "text": "."}]
+    standin.reply(200, lambda body: claude_stream(blocks) if body.get("stream") else claude_message(blocks=blocks))
     answer = Generator({"claude": make_writer("claude", standin.url)}, "claude").answer(request_)
     assert answer.text == "Fleming discovered penicillin in 1928 [1]. It cured everything."
     assert [c.n for c in answer.citations] == [1] and answer.invalid_citations == [12]
@@ -317,6 +316,12 @@ def test_a_plain_body_where_a_stream_was_asked_is_a_provider_error(standin, requ
     standin.reply(200, answer_body(provider))
     with pytest.raises(ProviderError, match="the reply was not a (message|chat completion) stream$"):
         list(make_writer(provider, standin.url).stream(request_))
+
+
+def test_claude_event_stream_where_a_message_was_asked_is_a_provider_error(standin, request_):
+    standin.reply(200, claude_stream([{"type": "text", "text": "Fleming [1]."}]))
+    with pytest.raises(ProviderError, match="^Claude: the reply was not a message$"):
+        make_writer("claude", standin.url).write(request_)
 
 
 def test_claude_error_event_after_text_is_a_provider_error_without_retry(standin, request_):

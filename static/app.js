@@ -131,7 +131,7 @@ function warningItem(text) {
 function showWarnings(turn, data) {
   const list = turn.part(".warnings");
   list.textContent = "";
-  if (data.degraded) list.appendChild(warningItem(data.degraded_reason || "The chosen model failed; this answer was written offline."));
+  if (data.degraded || data.degraded_reason) list.appendChild(warningItem(data.degraded_reason || "The chosen model failed; this answer was written offline."));
   if (data.invalid_citations && data.invalid_citations.length) {
     list.appendChild(warningItem(`Removed citations of passages that were not given: ${data.invalid_citations.join(", ")}.`));
   }
@@ -193,7 +193,7 @@ async function askQuestion(question) {
     meta: (meta) => showMeta(turn, meta),
     sources: (sources) => { showSources(turn, sources); setStatus("Writing the answer…"); },
     delta: (delta) => appendDelta(turn, delta.text || ""),
-    answer: (data) => { showAnswer(turn, data); setStatus(""); },
+    answer: (data) => { showAnswer(turn, data); setStatus(data.declined ? "The sources do not answer this." : "Answer ready."); },
     done: (done) => { finish(turn, done); refreshHistory(); },
     error: (error) => { failed = true; showTurnError(turn, error.error || "The answer failed; try again."); },
   };
@@ -217,16 +217,33 @@ async function askQuestion(question) {
   }
 }
 
-// An answer from the history, shown alone; a question asked next continues its conversation.
+const REVIEWS = { approved: "Approved by a reviewer.", rejected: "Rejected by a reviewer.",
+                  corrected: "Corrected by a reviewer. The corrected answer:" };
+
+// An answer from the history, shown alone with its review; a question asked next continues its conversation.
 function openEntry(entry) {
   if (running) running.abort();
   conversation.textContent = "";
-  const body = entry.response || entry;
   if (entry.session_id) sessionId = entry.session_id;
-  const turn = newTurn(entry.question || body.question || "");
-  showAnswer(turn, body);
-  finish(turn, { id: entry.id, timings_ms: body.timings_ms });
-  turn.part(".from-history").hidden = false;
+  const turn = newTurn(entry.question);
+  showAnswer(turn, { ...entry, rewritten: entry.standalone_question && entry.standalone_question !== entry.question });
+  finish(turn, { id: entry.id, timings_ms: entry.timings_ms || entry.timings });
+  const note = turn.part(".from-history");
+  note.textContent = `From the history, ${new Date(entry.created_at * 1000).toLocaleString()}`;
+  note.hidden = false;
+  if (REVIEWS[entry.review_status]) {
+    const review = turn.part(".review-note");
+    review.textContent = REVIEWS[entry.review_status];
+    if (entry.corrected_text) {
+      const corrected = document.createElement("span");
+      corrected.className = "corrected";
+      corrected.dir = "auto";
+      corrected.textContent = entry.corrected_text;
+      review.append(" ", corrected);
+    }
+    review.classList.add(`review-${entry.review_status}`);
+    review.hidden = false;
+  }
   setStatus("");
 }
 

@@ -9,6 +9,7 @@ const PAGE = 50;
 let onOpen = () => {};
 let searchTimer = null;
 let latestRequest = 0;
+let summary = "";  // what the list shows, said again after an entry is opened
 
 async function readJson(response) {
   try {
@@ -71,7 +72,7 @@ export async function refreshHistory() {
   list.textContent = "";
   for (const entry of data.items || []) list.appendChild(entryItem(entry));
   const shown = (data.items || []).length;
-  statusLine.textContent = !shown ? (query ? "Nothing matches." : "No questions yet.")
+  summary = statusLine.textContent = !shown ? (query ? "Nothing matches." : "No questions yet.")
     : data.total > shown ? `${shown} of ${data.total.toLocaleString()} shown` : `${shown} answer${shown === 1 ? "" : "s"}`;
 }
 
@@ -83,7 +84,7 @@ async function openEntry(id) {
     statusLine.textContent = data.error;
     return;
   }
-  statusLine.textContent = "";
+  statusLine.textContent = summary;
   for (const button of list.querySelectorAll(".history-entry")) button.classList.toggle("current", button.dataset.id === id);
   onOpen(data);
 }

@@ -117,7 +117,8 @@ def test_question_gets_a_cited_answer_and_evidence(real_app, page, serve):
     assert turn.locator("#turn-1-p1 .passage-text mark").count() >= 1  # the sentence the claim rests on
     assert page.input_value("#question") == ""  # cleared for the next question
     OUTPUT.mkdir(exist_ok=True)
-    page.screenshot(path=str(OUTPUT / "answer.png"), full_page=True)
+    page.set_viewport_size({"width": 1100, "height": page.evaluate("document.documentElement.scrollHeight")})
+    page.screenshot(path=str(OUTPUT / "answer.png"))
 
 
 def test_clicking_a_citation_scrolls_to_its_passage_and_marks_the_cited_sentence(page, serve):
@@ -357,14 +358,20 @@ def test_history_feedback_settings_and_conversations(page, serve):
     assert app.extensions["history"].get(answer_id)["feedback"][0]["comment"] == "clear and sourced"
     assert second.locator("button.rate-up").get_attribute("aria-pressed") == "true"
 
-    # Opening an entry shows it; a follow-up continues its conversation and shows what was searched.
+    # Opening an entry shows it with its review; a follow-up continues its conversation and shows what was searched.
+    corrected = "Everest lies in the Himalayas, on the China–Nepal border [1]."
+    assert app.test_client().post(f"/api/history/{answer_id}/review",
+                                  json={"status": "corrected", "corrected_text": corrected}).status_code == 200
     page.fill("#history-search", "")
     page.wait_for_function("() => document.querySelectorAll('.history-entry').length === 2")
+    assert "corrected" in page.locator(".history-entry").first.locator(".review").text_content()
     page.locator(".history-entry").first.click()
     page.wait_for_selector(".turn .from-history:not([hidden])")
     assert page.locator(".turn").count() == 1
     assert page.locator(".turn .question").text_content() == "Where is Mount Everest?"
     assert page.locator(".turn .answer").text_content().strip() == "Everest lies in the Himalayas[1]."
+    assert page.locator(".turn .review-note .corrected").text_content() == corrected
+    assert page.locator(".turn .passage-title").first.text_content() == "Mount Everest"
     follow = ask(page, "And in what year?")
     assert follow.locator(".rewritten").is_visible()
     assert follow.locator(".standalone").text_content() == "Where is Mount Everest? And in what year?"

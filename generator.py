@@ -136,14 +136,21 @@ class Generator:
 
     def answer(self, request: WriteRequest, provider: str | None = None) -> Answer:
         """Write a cited answer to request with the named provider (default: the configured one), checked."""
-        *_, answer = self.stream(request, provider)
+        *_, answer = self._run(request, provider, lambda writer: [writer.write(request)])
         return answer
 
     def stream(self, request: WriteRequest, provider: str | None = None) -> Iterator[str | Answer]:
         """The answer's text as the writer produces it, then the checked Answer.
 
+        Closing this generator closes the writer's stream, so a client that leaves stops the generation.
+        """
+        yield from self._run(request, provider, lambda writer: writer_stream(writer, request))
+
+    def _run(self, request: WriteRequest, provider: str | None, produce) -> Iterator[str | Answer]:
+        """What produce(writer) yields (text, then a Draft), and the checked Answer last.
+
         When the provider fails before or while writing, the answer is written offline from the same
-        passages and marked degraded with the reason. Closing this generator closes the writer's stream.
+        passages and marked degraded with the reason.
         """
         name = provider or self.default
         if not request.hits:
@@ -151,7 +158,7 @@ class Generator:
             return
         degraded, draft = None, None
         try:
-            for piece in writer_stream(self.writers[name], request):
+            for piece in produce(self.writers[name]):
                 if isinstance(piece, Draft):
                     draft = piece
                 else:
@@ -163,7 +170,7 @@ class Generator:
             degraded = f"{exc}; the answer was written offline from the passages"
             name = self.fallback
             yield "\n\n"  # whatever streamed so far is replaced by the offline answer
-            for piece in writer_stream(self.writers[name], request):
+            for piece in produce(self.writers[name]):
                 if isinstance(piece, Draft):
                     draft = piece
                 else:

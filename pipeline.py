@@ -165,14 +165,16 @@ class Pipeline:
             The API's response body: the (rewritten) question, query type, answer, checked citations,
             passages with scores, generator, timings, and the answer's id in the history.
         """
-        *_, result = self.stream(question, top_k, provider, model, language, session_id, filters, exclude_docs)
+        *_, result = self.stream(question, top_k, provider, model, language, session_id, filters, exclude_docs,
+                                 streaming=False)
         return result[1]
 
     def stream(self, question: str, top_k: int | None = None, provider: str | None = None, model: str | None = None,
                language: str | None = None, session_id: str | None = None, filters: dict | None = None,
-               exclude_docs: frozenset = frozenset()) -> Iterator[tuple[str, dict]]:
+               exclude_docs: frozenset = frozenset(), streaming: bool = True) -> Iterator[tuple[str, dict]]:
         """The answer as events: ("meta", ...), ("sources", ...), ("delta", {"text"}) while it is written,
-        then ("answer", the body `ask` returns). Closing the generator stops the writer."""
+        then ("answer", the body `ask` returns). Closing the generator stops the writer. With streaming
+        False the writer is asked for its whole answer at once (no deltas)."""
         timings: dict[str, float] = {}
         started = clock = time.perf_counter()
         session_id = session_id or uuid.uuid4().hex
@@ -206,8 +208,8 @@ class Pipeline:
 
         clock = time.perf_counter()
         request = WriteRequest(standalone, query_type, hits, language, model)
-        answer = None
-        for piece in self.generator.stream(request, provider):
+        answer = None if streaming else self.generator.answer(request, provider)
+        for piece in self.generator.stream(request, provider) if streaming else ():
             if isinstance(piece, Answer):
                 answer = piece
             else:

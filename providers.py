@@ -193,6 +193,9 @@ def claude_draft(blocks, model: str | None) -> Draft:
     for block in blocks:
         if block.type != "text":
             continue
+        if re.search(r"[.!?]\s*\Z", current) and block.text[:1].isspace():  # the block opens a new sentence
+            statements.append(statement(current, cited, quotes))
+            current, cited, quotes = "", [], []
         numbers = cited_numbers(block)
         block_quotes = [c.cited_text for c in block.citations or []
                         if getattr(c, "type", None) == "search_result_location"]

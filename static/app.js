@@ -2,7 +2,7 @@
 // text as it is written), then replaced by the verified answer as markdown with citation links and warnings.
 // Every string from the server is inserted as text or through the sanitizer (markdown.js), never as HTML;
 // markup comes only from the page's own <template> elements.
-import { citationLink } from "./citations.js";
+import { citationLink, passageLabel } from "./citations.js";
 import { feedbackRow, refreshHistory, startHistory } from "./history.js";
 import { renderMarkdown, textDirection } from "./markdown.js";
 import { applyHealth, querySettings } from "./settings.js";
@@ -83,7 +83,9 @@ function passageCard(turn, passage, reranked) {
   card.dir = textDirection(`${passage.title} ${passage.chunk || ""}`);  // a Hebrew card reads from the right
   card.querySelector(".passage-n").textContent = `[${passage.n}]`;
   card.querySelector(".passage-title").textContent = passage.title;
-  card.querySelector(".passage-ref").textContent = passage.ref || "";
+  const ref = card.querySelector(".passage-ref");
+  ref.textContent = passage.ref ? passageLabel(passage, card.dir === "rtl") : "";
+  if (ref.textContent !== (passage.ref || "")) ref.title = passage.ref;  // the Hebrew label, with the English on hover
   const text = card.querySelector(".passage-text");
   text.textContent = passage.chunk ?? "The history keeps which passage this was, not its text.";
   text.classList.toggle("missing", passage.chunk === undefined);

@@ -2,9 +2,16 @@
 // and marks the sentence or quote the claim rests on (the citation's spans, character offsets into the passage).
 // A citation the server could not verify is marked as such. Everything from the server is set as text;
 // marks are made by splitting text nodes with a Range, never by writing HTML.
+import { textDirection } from "./markdown.js";
+
 const popover = document.getElementById("cite-popover");
 const UNSUPPORTED = "not supported by this passage";
 const EXCERPT_CONTEXT = 160;  // characters shown around the cited span in the popover
+
+// How a passage is named: its Hebrew reference in a right-to-left card when there is one, else its reference or title.
+export function passageLabel(passage, rightToLeft = false) {
+  return (rightToLeft && passage.ref_he) || passage.ref || passage.title;
+}
 
 // Whether a citation held, and the words that say what was checked.
 export function citationCheck(citation) {
@@ -74,7 +81,7 @@ function excerpt(text, spans) {
 function showPopover(link, passage, citation) {
   const check = citationCheck(citation);
   popover.querySelector(".popover-n").textContent = `[${passage.n}]`;
-  popover.querySelector(".popover-title").textContent = passage.ref || passage.title;
+  popover.querySelector(".popover-title").textContent = passageLabel(passage, textDirection(passage.chunk || "") === "rtl");
   const note = popover.querySelector(".popover-check");
   note.textContent = check.note;
   note.classList.toggle("unverified", !check.ok);
@@ -136,7 +143,7 @@ export function citationLink(turn, n) {
     return link;
   }
   link.href = `#${turn.element.id}-p${n}`;
-  link.setAttribute("aria-label", `passage ${n}, ${passage.ref || passage.title}${check.ok ? "" : `, ${check.note}`}`);
+  link.setAttribute("aria-label", `passage ${n}, ${passageLabel(passage)}${check.ok ? "" : `, ${check.note}`}`);
   link.addEventListener("mouseenter", () => showPopover(link, passage, citation));
   link.addEventListener("focus", () => showPopover(link, passage, citation));
   link.addEventListener("mouseleave", () => hidePopover(link));

@@ -5,6 +5,7 @@ import os
 import shutil
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -385,10 +386,19 @@ def test_history_feedback_settings_and_conversations(page, serve):
 
 
 HEBREW = [
-    Document("oc-318", "שולחן ערוך, אורח חיים שיח", "המבשל בשבת חייב. מותר לחמם מים לפני השבת ולהשאירם על האש המכוסה."),
-    Document("oc-495", "שולחן ערוך, אורח חיים תצה", "ביום טוב מותר לבשל אוכל נפש. אסור לבשל ביום טוב לצורך יום אחר."),
+    Document("oc-318", "שולחן ערוך, אורח חיים", "המבשל בשבת חייב. מותר לחמם מים לפני השבת ולהשאירם על האש המכוסה."),
+    Document("oc-495", "שולחן ערוך, אורח חיים", "ביום טוב מותר לבשל אוכל נפש. אסור לבשל ביום טוב לצורך יום אחר."),
     *CORPUS,
 ]
+HEBREW_REFS = {"oc-318": "Shulchan Arukh, Orach Chayim 318:1", "oc-495": "Shulchan Arukh, Orach Chayim 495:1"}
+
+
+def hebrew_pipeline(writer):
+    """checked_pipeline over HEBREW, whose Shulchan Arukh passages carry canonical refs as imported ones do."""
+    pipeline = checked_pipeline(writer, HEBREW)
+    view = pipeline.retriever.library
+    view.chunks[:] = [replace(c, ref=HEBREW_REFS.get(c.doc_id)) for c in view.chunks]
+    return pipeline
 
 
 def test_hebrew_reads_right_to_left_and_english_left_to_right(page, serve):
@@ -397,7 +407,7 @@ def test_hebrew_reads_right_to_left_and_english_left_to_right(page, serve):
         "ביום טוב מותר לבשל אוכל נפש [1]. אסור לבשל ביום טוב לצורך יום אחר [1].",
         "Fleming discovered penicillin in 1928 [1].",
     ])
-    server = serve(create_app({"TESTING": True}, pipeline=checked_pipeline(writer, HEBREW)))
+    server = serve(create_app({"TESTING": True}, pipeline=hebrew_pipeline(writer)))
     page.goto(server.url)
     hebrew = ask(page, "האם מותר לחמם מים בשבת?")
     ask(page, "ומה ביום טוב?")
@@ -408,7 +418,9 @@ def test_hebrew_reads_right_to_left_and_english_left_to_right(page, serve):
     assert hebrew.locator(".question").evaluate(direction) == "rtl"
     hebrew_card = hebrew.locator(".passage", has_text="שולחן ערוך").first
     assert hebrew_card.locator(".passage-text").evaluate(direction) == "rtl"
-    assert hebrew_card.locator("bdi.passage-title").count() == 1
+    assert hebrew_card.locator("bdi.passage-title").text_content() == "שולחן ערוך, אורח חיים"
+    ref = hebrew_card.locator("bdi.passage-ref")  # the Hebrew label of the canonical ref, the English on hover
+    assert (ref.text_content(), ref.get_attribute("title")) == ('שו"ע או"ח שי"ח:א', "Shulchan Arukh, Orach Chayim 318:1")
     assert english.locator(".answer").evaluate(direction) == "ltr"
     assert english.locator(".passage", has_text="Fleming").first.locator(".passage-text").evaluate(direction) == "ltr"
     page.wait_for_function("() => document.querySelectorAll('.history-question').length === 3")

@@ -75,7 +75,9 @@ class Pipeline:
         from extractive import ExtractiveWriter
         from generator import Generator
         from jobs import Ingestor
-        from providers import ClaudeWriter, GeminiWriter, OpenAIWriter
+        from claude import ClaudeWriter
+        from gemini import GeminiWriter
+        from providers import OpenAIWriter
         from verify import Verifier
         from retrieval import RetrievalConfig, Reranker, Retriever
 

@@ -6,7 +6,7 @@ import pytest
 
 from generator import SYSTEM_PROMPT, ProviderError, build_prompt, decline_text, task_text
 from models import Draft, Statement, WriteRequest
-from providers import GEMINI_JSON, SentenceScanner
+from gemini import GEMINI_JSON, SentenceScanner
 from standin import (ANSWER, PROVIDERS, StandIn, Stream, answer_body, answer_stream, cited, claude_message,
                      claude_stream, error_body, gemini_response, gemini_stream, make_hits, make_writer,
                      openai_completion, openai_stream, search_result_citation)

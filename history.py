@@ -31,7 +31,7 @@ MAX_SEARCH_CHARS = 200
 MAX_PAGE = 100
 SUMMARY_CHARS = 300  # of the answer, in list rows
 SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{1,100}$")
-PASSAGE_FIELDS = ("n", "id", "doc_id", "title", "ref")
+PASSAGE_FIELDS = ("n", "id", "doc_id", "title", "ref", "ref_he", "chunk")  # the text too, so an old answer shows its evidence
 
 MIGRATIONS = [
     (
@@ -157,7 +157,7 @@ class History:
             entry: the /api/query response body (keys it does not use are ignored) with "session_id" added.
                 Required: "question", "answer". Optional: "session_id", "standalone_question" (default: question),
                 "query_type", "language", "declined", "citations" (list of dicts), "passages" (list of dicts, kept as
-                {n, id, doc_id, title, ref}), "generator", "model", "degraded_reason", "timings" or "timings_ms".
+                {n, id, doc_id, title, ref, ref_he, chunk}), "generator", "model", "degraded_reason", "timings" or "timings_ms".
         """
         question, answer = entry.get("question"), entry.get("answer")
         if not isinstance(question, str) or not question.strip() or not isinstance(answer, str):

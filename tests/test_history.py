@@ -64,7 +64,7 @@ def test_a_file_from_a_newer_version_is_refused_with_what_to_do(tmp_path):
         History(tmp_path / "h.sqlite3")
 
 
-def test_log_keeps_the_answer_and_a_slim_copy_of_the_passages(history):
+def test_log_keeps_the_answer_and_its_passages_without_their_scores(history):
     answer_id = history.log(entry())
     assert len(answer_id) == 32 and int(answer_id, 16) >= 0
     record = history.get(answer_id)
@@ -73,7 +73,7 @@ def test_log_keeps_the_answer_and_a_slim_copy_of_the_passages(history):
     assert record["declined"] is False and record["generator"] == "offline" and record["model"] is None
     assert record["citations"][0]["passage_id"] == "fleming#0" and record["citations"][0]["spans"] == [[0, 20]]
     assert record["passages"] == [{"n": 1, "id": "fleming#0", "doc_id": "fleming", "title": "Alexander Fleming",
-                                   "ref": None}]
+                                   "ref": None, "ref_he": None, "chunk": "Alexander Fleming was a Scottish physician."}]
     assert record["timings"] == {"classify": 1.5, "retrieve": 2.5, "total": 9.0}
     assert record["review_status"] == "unreviewed" and record["corrected_text"] is None
     assert record["reviewed_at"] is None and record["feedback"] == []

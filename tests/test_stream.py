@@ -142,3 +142,12 @@ def test_health_lists_each_provider_status():
     pipeline.generator = Generator({"offline": FakeWriter("offline"), "b": FakeWriter("b")}, "offline")
     body = create_app({"TESTING": True}, pipeline=pipeline).test_client().get("/api/health").json
     assert set(body["providers"]) == {"offline", "b"} and body["providers"]["b"]["last_call"] is None
+
+
+def test_a_logged_answer_keeps_the_text_of_its_passages():
+    app = create_app({"TESTING": True}, pipeline=make_pipeline())
+    client = app.test_client()
+    first = client.post("/api/query", json={"question": "Who discovered penicillin?"}).json
+    record = client.get(f"/api/history/{first['id']}").json
+    assert record["passages"][0]["chunk"] == first["passages"][0]["chunk"]
+    assert record["citations"][0]["n"] == 1

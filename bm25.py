@@ -1,10 +1,12 @@
-"""Okapi BM25 over a sparse term-by-document weight matrix, plus the tokenizer it uses.
+"""Okapi BM25 over a sparse term-by-document weight matrix, plus the plain tokenizer.
 
 Scores equal rank_bm25's `BM25Okapi` on the same tokens (same idf, epsilon floor and length
 normalisation), but every term's per-document weight is computed once at index time (vectorised,
 one sort of all (term, document) pairs), so a query costs one sparse row sum per query token
-instead of a pass over every document.
-Does not: stem, drop stop words or analyse Hebrew prefixes; the tokenizer only splits and folds case.
+instead of a pass over every document. `scores_any` takes a query whose words each have several
+alternative terms (a Hebrew word and its forms without prefixes) and counts each word by its best term.
+Does not: analyse text. The library indexes analyzer.analyze(text) and searches analyzer.analyze_query(query);
+`tokenize` only splits and folds case (the analyzer keeps it exactly for text without Hebrew).
 """
 import json
 from pathlib import Path
@@ -98,6 +100,11 @@ class BM25:
         return BM25.from_counts(terms[order], docs[order], tf[order], lengths,
                                 {names[t]: i for i, t in enumerate(used)}, **self.params)
 
+    def _postings(self, row: int) -> tuple[np.ndarray, np.ndarray]:
+        """The documents a term occurs in and the score it adds to each."""
+        start, end = self.indptr[row], self.indptr[row + 1]
+        return self.indices[start:end], self.data[start:end]
+
     def scores(self, query: list[str]) -> np.ndarray:
         """BM25 score of every document for the tokenized query (repeated tokens count again)."""
         scores = np.zeros(self.n_docs, dtype=np.float64)
@@ -105,8 +112,32 @@ class BM25:
             row = self.vocab.get(token)
             if row is None:
                 continue
-            start, end = self.indptr[row], self.indptr[row + 1]
-            scores[self.indices[start:end]] += self.data[start:end]
+            docs, weights = self._postings(row)
+            scores[docs] += weights
+        return scores
+
+    def scores_any(self, words: list[list[str]]) -> np.ndarray:
+        """BM25 score of every document for a query of words given as alternative terms.
+
+        Each word adds the score of its best-scoring term in the document (a Hebrew word and its forms without
+        prefixes are one word, not several), so a word of a single term counts exactly as in `scores`.
+        """
+        scores = np.zeros(self.n_docs, dtype=np.float64)
+        best = None  # per document, the best score of the current word's terms; -inf where none occurs
+        for terms in words:
+            postings = [self._postings(row) for row in dict.fromkeys(self.vocab.get(t) for t in terms) if row is not None]
+            if len(postings) == 1:
+                docs, weights = postings[0]
+                scores[docs] += weights
+            elif postings:
+                best = np.full(self.n_docs, -np.inf) if best is None else best
+                for docs, weights in postings:
+                    best[docs] = np.maximum(best[docs], weights)
+                for docs, _ in postings:  # add each document's best once, resetting it as it is taken
+                    found = best[docs]
+                    taken = found > -np.inf
+                    scores[docs[taken]] += found[taken]
+                    best[docs] = -np.inf
         return scores
 
     def save(self, folder: Path) -> None:

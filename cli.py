@@ -116,19 +116,26 @@ def train_classifier(data: Path, encoder: str | None, pooling: str, out: Path | 
 @click.option("--answers", is_flag=True, help="Also run the answer pipeline and score the answers.")
 @click.option("--unanswerable", is_flag=True, help="Answer with each query's gold documents removed; report abstention.")
 @click.option("--cache", default="data/cache/eval", show_default=True, type=click.Path(path_type=Path))
+@click.option("--corpus", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+              help="Search this corpus.jsonl instead of FOLDER's own (a FOLDER of queries and qrels only).")
 @with_appcontext
-def eval_command(folder, mode, limit, seed, split, answers, unanswerable, cache):
+def eval_command(folder, mode, limit, seed, split, answers, unanswerable, cache, corpus):
     """Evaluate retrieval (and answers) on a BEIR-layout FOLDER; the last line is JSON."""
+    import analyzer
     import evaluate
     import library
     from pipeline import Pipeline
 
     config = current_app.config
-    docs = library.read_corpus(folder / "corpus.jsonl")
+    corpus = corpus or folder / "corpus.jsonl"
+    if not corpus.exists():
+        raise click.UsageError(f"{folder}/ has no corpus.jsonl; name the corpus its qrels refer to with --corpus PATH")
+    docs = library.read_corpus(corpus)
     queries, qrels = evaluate.read_queries(folder), evaluate.read_qrels(folder, split)
     queries = evaluate.sample(queries, qrels, limit, seed)
+    bm25_only = mode == "bm25" and not (answers or unanswerable)  # nothing reads the vectors: embed nothing
     open_library = lambda embedder: evaluate.cached_library(  # noqa: E731
-        docs, embedder, config["MAX_CHARS"], config["OVERLAP_CHARS"], cache)
+        docs, evaluate.NoVectors(embedder.dim) if bm25_only else embedder, config["MAX_CHARS"], config["OVERLAP_CHARS"], cache)
     pipeline = Pipeline.load(config, open_library)
     result = {"queries": len(queries), **evaluate.evaluate_retrieval(pipeline.retriever, queries, qrels, mode)}
     if answers or unanswerable:
@@ -136,11 +143,11 @@ def eval_command(folder, mode, limit, seed, split, answers, unanswerable, cache)
     if unanswerable:
         result.update(evaluate.evaluate_answers(pipeline, queries, qrels, unanswerable=True))
     result["config"] = {
-        "dataset": folder.name, "split": split, "mode": mode or ("rerank" if pipeline.retriever.reranker else "hybrid"),
+        "dataset": folder.name, "corpus": str(corpus), "split": split, "mode": mode or ("rerank" if pipeline.retriever.reranker else "hybrid"),
         "limit": limit, "seed": seed, "embedding_model": config["EMBEDDING_MODEL"],
         "reranker": config["RERANKER_MODEL"] or None, "alpha": config["ALPHA"], "candidates": config["CANDIDATES"],
         "rerank_depth": config["RERANK_DEPTH"], "max_chars": config["MAX_CHARS"], "overlap": config["OVERLAP_CHARS"],
-        "generator": pipeline.generator.default if answers or unanswerable else None,
+        "generator": pipeline.generator.default if answers or unanswerable else None, "analyzer": analyzer.version(),
     }
     click.echo(json.dumps(result))
 

@@ -1,10 +1,11 @@
 """Evaluation on a BEIR-layout folder: retrieval metrics per mode and, optionally, answer quality.
 
-The folder's corpus is indexed with the configured embedder and chunking into a cache keyed by
-corpus hash plus configuration, so a second run starts at once. A document split into several
-chunks counts as retrieved at the rank of its best chunk. `--unanswerable` leaves each query's
-gold documents out of retrieval (they stay in the BM25 statistics, a negligible difference) and
-measures how often the answerer declines, as an honest one should.
+The folder's corpus (or another folder's, for a set of queries written against it) is indexed with the
+configured embedder and chunking into a cache keyed by corpus hash plus configuration, so a second run
+starts at once; BM25-only runs embed nothing. A document split into several chunks counts as retrieved
+at the rank of its best chunk. `--unanswerable` leaves each query's gold documents out of retrieval
+(they stay in the BM25 statistics, a negligible difference) and measures how often the answerer
+declines, as an honest one should.
 """
 import hashlib
 import json
@@ -50,6 +51,22 @@ def read_qrels(folder: Path, split: str = "test") -> dict[str, dict[str, int]]:
     return qrels
 
 
+class NoVectors:
+    """The embedder of a library evaluated with BM25 alone: every passage gets a zero vector, nothing is embedded.
+
+    Its name keys a cache of its own, so such a library is never opened for dense search.
+    """
+
+    name = "none (bm25 only)"
+
+    def __init__(self, dim: int):
+        self.dim = dim
+
+    def embed(self, texts: list[str], batch_size: int = 32, progress: bool = False) -> np.ndarray:
+        """Zero vectors, one per text."""
+        return np.zeros((len(texts), self.dim), dtype=np.float32)
+
+
 def cached_library(docs, embedder, max_chars: int, overlap: int, cache_root: Path):
     """The library of docs, built once per corpus and configuration."""
     key = json.dumps([library.content_hash(docs), embedder.name, max_chars, overlap, library.FORMAT_VERSION])
@@ -57,7 +74,8 @@ def cached_library(docs, embedder, max_chars: int, overlap: int, cache_root: Pat
     try:
         return library.load(folder, embedder)
     except library.LibraryError:
-        print(f"indexing {len(docs):,} documents into {folder}/ (cached for next time)", file=sys.stderr)
+        what = "BM25 only" if isinstance(embedder, NoVectors) else f"embedded with {embedder.name}"
+        print(f"indexing {len(docs):,} documents ({what}) into {folder}/ (cached for next time)", file=sys.stderr)
         return library.build(docs, embedder, folder, max_chars, overlap, progress=True)
 
 
@@ -133,18 +151,19 @@ def evaluate_answers(pipeline, queries: list[dict], qrels: dict, unanswerable: b
 
 def corpus_bm25(folder: Path):
     """A BEIR folder's corpus with BM25 over each document's title and text: (docs, texts, bm25, index by id)."""
-    from bm25 import BM25, tokenize
+    from analyzer import analyze
+    from bm25 import BM25
 
     docs = library.read_corpus(folder / "corpus.jsonl")
     texts = [f"{d.title}\n{d.text}" for d in docs]
-    return docs, texts, BM25.index([tokenize(t) for t in texts]), {d.id: i for i, d in enumerate(docs)}
+    return docs, texts, BM25.index([analyze(t) for t in texts]), {d.id: i for i, d in enumerate(docs)}
 
 
 def hard_negatives(bm25, question: str, gold: set[int], n: int) -> list[int]:
     """The n documents BM25 ranks highest for question that are not gold."""
-    from bm25 import tokenize
+    from analyzer import analyze_query
 
-    ranked = (int(i) for i in np.argsort(-bm25.scores(tokenize(question))))
+    ranked = (int(i) for i in np.argsort(-bm25.scores_any(analyze_query(question))))
     return [i for i, _ in zip((i for i in ranked if i not in gold), range(n))]
 
 

@@ -3,10 +3,11 @@
 A folder holds library.sqlite3 (the truth, embeddings included), bm25.npz, bm25_vocab.json,
 faiss.index and manifest.json. The manifest names the store generation the index files were
 saved at; files that lag behind the store (a process killed between a commit and a save) are
-rebuilt from the store, without re-embedding. Searches read an immutable `View`; a change builds
-the next view from the last one (FAISS `remove_ids`/`add_with_ids` on a copy, BM25 from its stored
-term counts) and swaps it in, so queries never see half a document. Writers, across processes,
-take a file lock and start from the newest saved state.
+rebuilt from the store, without re-embedding. It also names the text analysis BM25 was built with
+(analyzer.version()): a library built with another one rebuilds BM25 from the stored chunk texts.
+Searches read an immutable `View`; a change builds the next view from the last one (FAISS
+`remove_ids`/`add_with_ids` on a copy, BM25 from its stored term counts) and swaps it in, so queries
+never see half a document. Writers, across processes, take a file lock and start from the newest saved state.
 Does not: parse files or run jobs (parsers.py, jobs.py).
 """
 import fcntl
@@ -16,13 +17,14 @@ import logging
 import os
 import threading
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import faiss
 import numpy as np
 
-from bm25 import BM25, tokenize
+import analyzer
+from bm25 import BM25
 from chunking import chunk_spans
 from models import Chunk, Document, DocumentInfo
 from store import Store
@@ -67,6 +69,11 @@ def passage_text(chunk: Chunk) -> str:
     """What is indexed for a chunk: its title (and section) and its text, so 'Alexander Fleming' matches his article."""
     heading = " ".join(filter(None, [chunk.title, *chunk.section_path]))
     return f"{heading}\n{chunk.text}" if heading else chunk.text
+
+
+def index_bm25(chunks: list[Chunk]) -> BM25:
+    """A BM25 index of chunks, each analysed as passage_text gives it."""
+    return BM25.index([analyzer.analyze(passage_text(c)) for c in chunks])
 
 
 def content_hash(docs: list[Document]) -> str:
@@ -193,7 +200,7 @@ class Library:
             Chunk(c.id, c.doc_id, c.title, c.text, c.start, c.end, tuple(c.section_path), c.ref, c.parent_ref)
             for c in added
         ]
-        bm25 = old.bm25.edit(keep, [tokenize(passage_text(c)) for c in added])
+        bm25 = old.bm25.edit(keep, [analyzer.analyze(passage_text(c)) for c in added])
         labels = np.concatenate([old.labels[keep], added_rowids])
         if isinstance(faiss.downcast_index(old.index.index), faiss.IndexFlat) and len(labels) <= HNSW_ABOVE:
             index = faiss.clone_index(old.index)
@@ -212,12 +219,17 @@ class Library:
         """The saved view if it is up to date, else one rebuilt from the store (and saved)."""
         generation = self.store.generation()
         if manifest and manifest.get("generation") == generation:
-            return self._read_view(manifest)
+            view = self._read_view(manifest)
+            if manifest.get("analyzer") == analyzer.version():
+                return view
+            log.info("BM25 of %s was built with another text analysis; rebuilding it from the stored chunks", self.folder)
+            self.view = replace(view, bm25=index_bm25(view.chunks))
+            self._save()
+            return self.view
         log.info("the index files of %s lag behind its store; rebuilding them from the store", self.folder)
         rows = list(self.store.chunk_rows())
         chunks, labels = [c for _, c, _ in rows], np.asarray([r for r, _, _ in rows], dtype=np.int64)
-        bm25 = BM25.index([tokenize(passage_text(c)) for c in chunks])
-        self.view = View(chunks, bm25, self._index_from(rows), labels, generation)
+        self.view = View(chunks, index_bm25(chunks), self._index_from(rows), labels, generation)
         self._save()
         return self.view
 
@@ -254,6 +266,7 @@ class Library:
             os.replace(tmp / name, folder / name)
         manifest = {
             "format": FORMAT_VERSION, "embedding_model": self.embedder.name, "dim": self.embedder.dim,
+            "analyzer": analyzer.version(),
             **self.store.stats(), "generation": view.generation, "chunks": len(view.chunks),
             "faiss_index": type(faiss.downcast_index(view.index.index)).__name__,
         }

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 import library
-from bm25 import tokenize
+from analyzer import analyze_query
 from models import Hit
 
 log = logging.getLogger(__name__)
@@ -140,7 +140,7 @@ class Retriever:
         ids = np.zeros(0, dtype=np.int64)
         bm25_all = np.zeros(len(view.chunks))
         if mode != "dense":
-            bm25_all = view.bm25.scores(tokenize(query))
+            bm25_all = view.bm25.scores_any(analyze_query(query))  # a Hebrew word counts by its best form
             if allowed is not None:
                 bm25_all[~allowed] = 0.0
             bm25_top = _top(bm25_all, candidates)

@@ -18,8 +18,49 @@ def test_eval_prints_metrics_as_the_last_json_line_and_caches_the_index(tmp_path
     assert first["queries"] == 4 and first["ndcg@10"] == 1.0 and first["mrr@10"] == 1.0 and first["recall@5"] == 1.0
     assert first["latency_ms_p95"] >= first["latency_ms_p50"] > 0
     assert first["config"]["mode"] == "hybrid" and first["config"]["dataset"] == "tiny-beir"
-    second, log = run_eval(tmp_path, beir, "--mode", "bm25", "--limit", "2", "--seed", "3")
-    assert "indexing" not in log and second["queries"] == 2 and second["config"]["mode"] == "bm25"
+    second, log = run_eval(tmp_path, beir, "--mode", "dense", "--limit", "2", "--seed", "3")
+    assert "indexing" not in log and second["queries"] == 2 and second["config"]["mode"] == "dense"
+
+
+def test_bm25_eval_embeds_nothing_and_keeps_its_own_cache(tmp_path, beir):
+    first, log = run_eval(tmp_path, beir, "--mode", "bm25")
+    assert "indexing 8 documents (BM25 only)" in log and "Batches" not in log  # no embedding progress bar
+    assert first["ndcg@10"] == 1.0 and first["config"]["analyzer"].startswith("he-")
+    second, log = run_eval(tmp_path, beir, "--mode", "bm25")
+    assert "indexing" not in log and second["ndcg@10"] == 1.0
+    _, log = run_eval(tmp_path, beir, "--mode", "dense", "--limit", "1")
+    assert "indexing 8 documents (embedded with" in log  # zero vectors are never searched
+
+
+HEBREW_DOCS = [
+    {"_id": "oc-318", "title": "הלכות שבת", "text": "הַמְבַשֵּׁל בַּשַּׁבָּת חייב. מים שהוחמו מערב שבת מותר לשתותם."},
+    {"_id": "oc-90", "title": "הלכות תפילה", "text": 'ישתדל אדם להתפלל בביהכ"נ עם הציבור.'},
+    {"_id": "oc-1", "title": "הלכות השכמת הבוקר", "text": "יתגבר כארי לעמוד בבוקר לעבודת בוראו."},
+    {"_id": "yd-87", "title": "הלכות בשר בחלב", "text": "אסור לבשל בשר בחלב, ואסור לאכלו."},
+]
+HEBREW_QUERIES = [("h1", "האם מותר לשתות מים שהוחמו לפני השבת?", "oc-318"),
+                  ("h2", "איפה עדיף להתפלל, בבית הכנסת?", "oc-90"),
+                  ("h3", "מה עושים כשקמים בבוקר?", "oc-1"),
+                  ("h4", "מותר לאכול עוף שבושל בחלב?", "yd-87")]
+
+
+def test_eval_of_a_question_set_against_another_folders_corpus(tmp_path):
+    corpus = tmp_path / "library" / "corpus.jsonl"
+    corpus.parent.mkdir()
+    corpus.write_text("".join(json.dumps(d, ensure_ascii=False) + "\n" for d in HEBREW_DOCS), encoding="utf-8")
+    questions = tmp_path / "halacha-mini"
+    (questions / "qrels").mkdir(parents=True)
+    (questions / "queries.jsonl").write_text(
+        "".join(json.dumps({"_id": q, "text": t}, ensure_ascii=False) + "\n" for q, t, _ in HEBREW_QUERIES), encoding="utf-8")
+    (questions / "qrels" / "test.tsv").write_text(
+        "query-id\tcorpus-id\tscore\n" + "".join(f"{q}\t{d}\t1\n" for q, _, d in HEBREW_QUERIES))
+    result, _ = run_eval(tmp_path, questions, "--mode", "bm25", "--corpus", corpus)
+    assert result["queries"] == 4 and result["ndcg@10"] == 1.0  # בבית הכנסת finds ביהכ"נ, השבת finds בַּשַּׁבָּת
+    assert result["config"]["dataset"] == "halacha-mini" and result["config"]["corpus"] == str(corpus)
+
+    app = create_app({"TESTING": True})
+    missing = app.test_cli_runner().invoke(args=["eval", str(questions), "--mode", "bm25"])
+    assert missing.exit_code != 0 and "--corpus PATH" in missing.output
 
 
 def test_eval_answers_and_unanswerable(tmp_path, beir):

@@ -4,6 +4,7 @@ import json
 import numpy as np
 import pytest
 
+import analyzer
 import library
 from bm25 import BM25, tokenize
 from conftest import CORPUS, FakeEmbedder
@@ -21,6 +22,7 @@ def test_build_then_load_gives_the_same_index(tmp_path):
     np.testing.assert_array_equal(loaded.index.reconstruct(int(loaded.labels[2])), built.index.reconstruct(int(built.labels[2])))
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     assert manifest["chunks"] == 4 and manifest["documents"] == 4 and manifest["embedding_model"] == "fake-embedder"
+    assert manifest["analyzer"] == analyzer.version()
 
 
 def test_chunk_offsets_point_into_the_document():
@@ -69,7 +71,7 @@ def entry(doc_id: str, texts: list[str], embedder=FakeEmbedder()):
 def assert_view_matches_a_fresh_build(lib):
     """The incrementally edited view scores exactly like one rebuilt from the store."""
     view = lib.view
-    fresh = BM25.index([tokenize(library.passage_text(c)) for c in view.chunks])
+    fresh = BM25.index([analyzer.analyze(library.passage_text(c)) for c in view.chunks])
     for query in (["penicillin"], ["sun", "light", "water"], ["empire", "rome"], ["kettle"]):
         np.testing.assert_allclose(view.bm25.scores(query), fresh.scores(query), atol=1e-12)
     assert view.index.ntotal == len(view.chunks) == view.bm25.n_docs
@@ -149,3 +151,60 @@ def test_adding_a_corpus_keeps_other_documents_and_skips_unchanged_ones(tmp_path
     assert {c.doc_id for c in lib.view.chunks} == {"fleming", "everest", "photosynthesis", "rome", "kettle"}
     assert lib.store.document_text("fleming") == "Fleming found penicillin in 1928."
     assert_view_matches_a_fresh_build(lib)
+
+
+class CountingEmbedder(FakeEmbedder):
+    """The fake embedder, counting the texts it embeds."""
+
+    def __init__(self):
+        self.embedded = 0
+
+    def embed(self, texts, batch_size=32, progress=False):
+        self.embedded += len(texts)
+        return super().embed(texts, batch_size, progress)
+
+
+HEBREW_DOCS = [CORPUS[0].__class__("bayit", "הבית", "הבית הגדול עומד על ההר."),
+               CORPUS[0].__class__("shabbat", "שבת", 'לפי השו"ע מותר לשתות מים שהוחמו מערב שבת.')]
+
+
+def test_a_library_built_with_another_analysis_rebuilds_bm25_without_re_embedding(tmp_path):
+    library.build(CORPUS + HEBREW_DOCS, FakeEmbedder(), tmp_path, 1200, 200)
+    old = library.load(tmp_path, FakeEmbedder()).view  # make it look like a library of the plain tokenizer
+    BM25.index([tokenize(library.passage_text(c)) for c in old.chunks]).save(tmp_path)
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    del manifest["analyzer"]
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
+    assert BM25.load(tmp_path).scores(["בית"]).max() == 0  # the plain tokenizer kept הבית whole
+
+    embedder = CountingEmbedder()
+    reopened = library.load(tmp_path, embedder)
+    assert embedder.embedded == 0  # the vectors are kept; only BM25 is rebuilt, from the stored chunk texts
+    assert json.loads((tmp_path / "manifest.json").read_text())["analyzer"] == analyzer.version()
+    assert_view_matches_a_fresh_build(reopened)
+    hits = Retriever(reopened, embedder).search("והבית", top_k=1, mode="bm25")
+    assert hits[0].chunk.doc_id == "bayit"
+    hits = Retriever(reopened, embedder).search("שולחן ערוך", top_k=1, mode="bm25")
+    assert hits[0].chunk.doc_id == "shabbat"
+    np.testing.assert_array_equal(library.load(tmp_path, FakeEmbedder()).view.bm25.scores(["בית"]),
+                                  reopened.view.bm25.scores(["בית"]))  # saved: the next open reads it as it is
+
+
+@pytest.fixture
+def fewer_prefix_forms(monkeypatch):
+    """A later analysis (version "he-next") that keeps a word's prefix-less forms only when 3 letters remain."""
+    monkeypatch.setattr(analyzer, "version", lambda: "he-next")
+    monkeypatch.setattr(analyzer, "STEM_MIN", 3)
+    analyzer.word_forms.cache_clear()
+    yield
+    monkeypatch.undo()
+    analyzer.word_forms.cache_clear()
+
+
+def test_a_new_analyzer_version_rebuilds_bm25(tmp_path, request):
+    library.build(HEBREW_DOCS, FakeEmbedder(), tmp_path, 1200, 200)
+    assert "הר" in library.load(tmp_path, FakeEmbedder()).view.bm25.vocab  # ההר without its article
+    request.getfixturevalue("fewer_prefix_forms")
+    reopened = library.load(tmp_path, FakeEmbedder())
+    assert json.loads((tmp_path / "manifest.json").read_text())["analyzer"] == "he-next"
+    assert "ההר" in reopened.view.bm25.vocab and "הר" not in reopened.view.bm25.vocab

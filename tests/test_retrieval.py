@@ -1,9 +1,13 @@
-"""Hybrid retrieval: the fusion formula, exact ranks on a small corpus, and the rerank stage."""
+"""Hybrid retrieval: the fusion formula, exact ranks on small English and Hebrew corpora, and the rerank stage."""
+import faiss
 import numpy as np
 import pytest
 
-from conftest import CORPUS, make_retriever
-from retrieval import Reranker, fuse
+from analyzer import analyze_query
+from conftest import CORPUS, FakeEmbedder, make_retriever
+from library import View, chunk_documents, index_bm25, passage_text
+from models import Document
+from retrieval import Reranker, Retriever, fuse
 
 
 def test_fuse_is_the_design_formula():
@@ -110,3 +114,43 @@ def test_rerank_mode_without_a_cross_encoder_is_refused():
 def test_excluded_documents_are_never_returned():
     hits = make_retriever().search("Who discovered penicillin?", top_k=4, exclude_docs={"fleming"})
     assert hits and "fleming" not in {h.chunk.doc_id for h in hits}
+
+
+SEIFIM = [
+    Document("oc-253", "הלכות שבת", "כירה שהסיקוה בגפת או בעצים, אין משהין עליה תבשיל בשבת אלא אם כן גרופה או קטומה."),
+    Document("oc-318", "הלכות שבת", "הַמְבַשֵּׁל בַּשַּׁבָּת חייב. מים שהוחמו מערב שבת מותר לשתותם."),
+    Document("oc-1", "הלכות השכמת הבוקר", "יתגבר כארי לעמוד בבוקר לעבודת בוראו, שיהא הוא מעורר השחר."),
+    Document("oc-90", "הלכות תפילה", 'ישתדל אדם להתפלל בביהכ"נ עם הציבור, ולא יתפלל ביחידות.'),
+]
+
+
+def make_hebrew_retriever():
+    """A Retriever over SEIFIM whose BM25 is built as the library builds it (analysed text)."""
+    embedder = FakeEmbedder()
+    chunks = chunk_documents(SEIFIM, 1200, 200)
+    index = faiss.IndexFlatIP(embedder.dim)
+    index.add(embedder.embed([passage_text(c) for c in chunks]))
+    return Retriever(View.of(chunks, index_bm25(chunks), index), embedder)
+
+
+@pytest.mark.parametrize(
+    "query, first",
+    [
+        ("האם מותר לחמם מים בשבת?", "oc-318"),
+        ("מה אומר השולחן ערוך על תפילה בבית הכנסת?", "oc-90"),  # ביהכ"נ written out, with prefixes
+        ("מה הדין במבשל?", "oc-318"),  # vowel points in the passage, another prefix in the query
+        ("Shulchan Arukh: לעמוד בבוקר", "oc-1"),  # mixed Hebrew and English
+        ("והכירה", "oc-253"),
+    ],
+)
+def test_hebrew_queries_are_analysed_like_the_passages(query, first):
+    retriever = make_hebrew_retriever()
+    hits = retriever.search(query, top_k=4, mode="bm25")
+    assert hits[0].chunk.doc_id == first
+    bm25_all = retriever.library.current().bm25.scores_any(analyze_query(query))
+    assert bm25_all.max() > 0 and hits[0].bm25_score == pytest.approx(bm25_all.max())
+
+
+def test_hebrew_query_in_hybrid_mode_keeps_the_bm25_winner():
+    hits = make_hebrew_retriever().search("ישתדל להתפלל בבית הכנסת", top_k=2)
+    assert hits[0].chunk.doc_id == "oc-90" and hits[0].bm25_score > hits[1].bm25_score

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from app import create_app
-from bm25 import BM25, tokenize
+from bm25 import tokenize
 from generator import Generator
-from library import View, chunk_documents, passage_text
+from library import View, chunk_documents, index_bm25, passage_text
 from models import Document, Draft
 from pipeline import Pipeline
 from retrieval import Retriever
@@ -84,7 +84,7 @@ def make_retriever(docs=CORPUS, embedder=None, reranker=None):
     texts = [passage_text(c) for c in chunks]
     index = faiss.IndexFlatIP(embedder.dim)
     index.add(embedder.embed(texts))
-    return Retriever(View.of(chunks, BM25.index([tokenize(t) for t in texts]), index), embedder, reranker)
+    return Retriever(View.of(chunks, index_bm25(chunks), index), embedder, reranker)
 
 
 def make_pipeline(writer=None, label="factual_lookup"):

@@ -143,11 +143,19 @@ class Verifier:
 
     def check(self, claims: list[Claim], hits: list[Hit]) -> list[Check]:
         """Every (claim, cited passage) pair checked: validity, quotes, support and the span it rests on."""
+        cited = sorted({n for c in claims for n in c.cited if 1 <= n <= len(hits)})
+        spans = {n: sentence_spans(hits[n - 1].chunk.text) or [(0, len(hits[n - 1].chunk.text))] for n in cited}
+        sentences = [hits[n - 1].chunk.text[a:b] for n in cited for a, b in spans[n]]
+        vectors = self.embedder.embed([c.plain for c in claims] + sentences) if cited else None  # one batch for all
         best: dict[tuple[int, int], tuple[float, tuple[int, int]]] = {}
-        for n in {n for c in claims for n in c.cited if 1 <= n <= len(hits)}:
-            citing = [i for i, c in enumerate(claims) if n in c.cited]
-            scores, spans = self._best([claims[i].plain for i in citing], hits[n - 1].chunk.text)
-            best.update({(i, n): (float(s), span) for i, s, span in zip(citing, scores, spans)})
+        offset = len(claims)
+        for n in cited:
+            block = vectors[offset: offset + len(spans[n])]
+            offset += len(spans[n])
+            for i, claim in enumerate(claims):
+                if n in claim.cited:
+                    similarity = block @ vectors[i]
+                    best[i, n] = (float(similarity.max()), spans[n][int(similarity.argmax())])
         checks = []
         for i, claim in enumerate(claims):
             for n in claim.cited:

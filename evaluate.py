@@ -66,6 +66,8 @@ class NoVectors:
         """Zero vectors, one per text."""
         return np.zeros((len(texts), self.dim), dtype=np.float32)
 
+    embed_queries = embed
+
 
 def cached_library(docs, embedder, max_chars: int, overlap: int, cache_root: Path):
     """The library of docs, built once per corpus and configuration."""

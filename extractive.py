@@ -157,8 +157,8 @@ class ExtractiveWriter:
         if not sentences or not anchors(question) <= mentioned:
             return []  # the question names something (Evidenz, 2030) that no passage mentions
         # a sentence is scored with its passage's title, so "His discovery in 1928..." is known to be Fleming's
-        vectors = self.embedder.embed([question] + [f"{hits[n - 1].chunk.title}: {s}" for n, _, s in sentences])
-        similarity = vectors[1:] @ vectors[0]
+        asked_vector = self.embedder.embed_queries([question])[0]
+        similarity = self.embedder.embed([f"{hits[n - 1].chunk.title}: {s}" for n, _, s in sentences]) @ asked_vector
         asked = content_words(question)
         titles = {n: content_words(hits[n - 1].chunk.title) for n in range(1, len(hits) + 1)}
         overlap = np.array([len(asked & (content_words(s) | titles[n])) / max(1, len(asked)) for n, _, s in sentences])

@@ -84,7 +84,8 @@ class Pipeline:
         started = time.perf_counter()
         embedder = Embedder.load(config["EMBEDDING_MODEL"])
         reranker = Reranker.load(config["RERANKER_MODEL"]) if config["RERANKER_MODEL"] else None
-        settings = RetrievalConfig(config["ALPHA"], config["CANDIDATES"], config["RERANK_DEPTH"], config["TOP_K"])
+        settings = RetrievalConfig(config["ALPHA"], config["CANDIDATES"], config["RERANK_DEPTH"], config["TOP_K"],
+                                   config["ALPHA_HE"])
         ingestor = None
         if open_library:
             retriever = Retriever(open_library(embedder), embedder, reranker, settings)

@@ -14,6 +14,7 @@ import numpy as np
 
 import library
 from analyzer import analyze_query
+from hebrew import HEBREW_LETTER
 from models import Hit
 
 log = logging.getLogger(__name__)
@@ -25,10 +26,11 @@ MODES = ("bm25", "dense", "hybrid", "rerank")
 class RetrievalConfig:
     """The knobs of hybrid search, at the design's defaults (later tuned by measurement)."""
 
-    alpha: float = 0.7  # weight of the dense score: best mean nDCG@10 over the dev sets (README)
+    alpha: float = 0.7  # weight of the dense score for English and other queries: best on the English dev sets (README)
     candidates: int = 200  # top candidates taken from each of BM25 and dense search
     rerank_depth: int = 32  # fused candidates the cross-encoder re-scores
     top_k: int = 5  # passages returned
+    alpha_he: float = 0.7  # weight of the dense score for queries in Hebrew (or Aramaic), tuned on heq-dev (README)
 
 
 class Reranker:
@@ -117,7 +119,9 @@ class Retriever:
         view = self.library.current()
         top_k = top_k or cfg.top_k
         candidates = candidates or cfg.candidates
-        mode = mode or ("rerank" if self.reranker else "hybrid")
+        hebrew = bool(HEBREW_LETTER.search(query))
+        # a query in Hebrew is not re-ranked: no cross-encoder that reads Hebrew can be installed here (README)
+        mode = mode or ("rerank" if self.reranker and not hebrew else "hybrid")
         if mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
         if mode == "rerank" and not self.reranker:
@@ -147,7 +151,7 @@ class Retriever:
             ids = bm25_top[bm25_all[bm25_top] > 0]  # a chunk with no query word is no BM25 candidate
             lap("bm25")
         if mode != "bm25":
-            query_vector = self.embedder.embed([query])[0]
+            query_vector = self.embedder.embed_queries([query])[0]
             lap("embed_query")
             ids = np.union1d(ids, self._dense_candidates(view, query_vector, candidates, allowed)).astype(np.int64)
             lap("dense")
@@ -155,7 +159,7 @@ class Retriever:
         dense = (view.index.reconstruct_batch(view.labels[ids]) @ query_vector if mode != "bm25" and len(ids)
                  else np.zeros(len(ids)))
         bm25 = bm25_all[ids]
-        fused = fuse(dense, bm25, float(bm25_all.max(initial=0.0)), cfg.alpha)
+        fused = fuse(dense, bm25, float(bm25_all.max(initial=0.0)), cfg.alpha_he if hebrew else cfg.alpha)
         rank_by = {"bm25": bm25, "dense": dense}.get(mode, fused)
         depth = cfg.rerank_depth if mode == "rerank" else 0
         order = _top(rank_by, max(top_k, depth))

@@ -39,6 +39,8 @@ class FakeEmbedder:
         norms = np.linalg.norm(vectors, axis=1, keepdims=True)
         return vectors / np.where(norms == 0, 1, norms)
 
+    embed_queries = embed
+
 
 class FakeClassifier:
     """Always answers the label it was given."""

@@ -154,3 +154,14 @@ def test_hebrew_queries_are_analysed_like_the_passages(query, first):
 def test_hebrew_query_in_hybrid_mode_keeps_the_bm25_winner():
     hits = make_hebrew_retriever().search("ישתדל להתפלל בבית הכנסת", top_k=2)
     assert hits[0].chunk.doc_id == "oc-90" and hits[0].bm25_score > hits[1].bm25_score
+
+
+def test_hebrew_queries_fuse_with_their_own_weight_and_skip_the_reranker():
+    retriever = make_hebrew_retriever()
+    retriever.reranker = ReverseReranker()
+    retriever.config.alpha, retriever.config.alpha_he = 0.9, 0.2
+    [hit] = retriever.search("האם מותר לחמם מים בשבת?", top_k=1)
+    assert hit.hybrid_score == pytest.approx(0.2 * hit.dense_score + 0.8 * hit.bm25_score / hit.bm25_score)
+    assert hit.ce_score is None and retriever.reranker.seen == []  # no cross-encoder reads Hebrew here
+    [english] = retriever.search("Shulchan Arukh", top_k=1)
+    assert english.ce_score is not None  # other queries are re-ranked and fused with alpha

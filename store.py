@@ -9,12 +9,12 @@ Does not: parse, chunk, embed or search (library.py and jobs.py do).
 """
 import json
 import sqlite3
-import threading
 import time
 from pathlib import Path
 
 import numpy as np
 
+from database import Connections, Transaction
 from models import Chunk, DocumentInfo, Job
 
 MIGRATIONS = [
@@ -85,23 +85,13 @@ class Store:
 
     def __init__(self, path: Path):
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._local = threading.local()
+        self._connections = Connections(self.path)
         self.migrate()
 
     @property
     def db(self) -> sqlite3.Connection:
         """This thread's connection (autocommit; transactions are explicit)."""
-        conn = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
-            conn.row_factory = sqlite3.Row
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA busy_timeout=30000")
-            conn.execute("PRAGMA foreign_keys=ON")
-            conn.execute("PRAGMA synchronous=NORMAL")
-            self._local.conn = conn
-        return conn
+        return self._connections.db
 
     def migrate(self) -> None:
         """Apply the migrations this database has not seen yet, each in its own transaction."""
@@ -265,26 +255,11 @@ class Store:
     # plumbing
 
     def transaction(self):
-        return _Transaction(self.db)
+        return Transaction(self.db)
 
     @staticmethod
     def _bump(db) -> None:
         db.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation'")
-
-
-class _Transaction:
-    """BEGIN IMMEDIATE ... COMMIT, rolled back on any exception."""
-
-    def __init__(self, db):
-        self.db = db
-
-    def __enter__(self):
-        self.db.execute("BEGIN IMMEDIATE")
-        return self.db
-
-    def __exit__(self, kind, value, traceback):
-        self.db.execute("ROLLBACK" if kind else "COMMIT")
-        return False
 
 
 def _document(row) -> DocumentInfo:

@@ -306,7 +306,7 @@ def test_a_forked_process_logs_through_its_own_connection(tmp_path):
         code = 1
         try:
             history.log(entry("from the child", "x"))
-            code = 0 if history._local.pid == os.getpid() else 2
+            code = 0 if history._connections._local.pid == os.getpid() else 2
         finally:
             os._exit(code)
     assert os.waitpid(pid, 0)[1] == 0

@@ -2,6 +2,7 @@
 import copy
 import json
 import re
+import threading
 import time
 import zlib
 
@@ -77,6 +78,26 @@ class FakeWriter:
             time.sleep(self.delay)
             yield word
         yield draft
+
+
+class EndlessWriter(FakeWriter):
+    """Streams words 20 ms apart for a long time; records how many it produced and whether it was closed."""
+
+    def __init__(self, name="offline", words=400):
+        super().__init__(name)
+        self.words = words
+        self.produced = []
+        self.closed = threading.Event()
+
+    def stream(self, request):
+        try:
+            for i in range(self.words):
+                self.produced.append(i)
+                yield f"word{i} "
+                time.sleep(0.02)
+            yield Draft("never")
+        finally:
+            self.closed.set()
 
 
 def make_retriever(docs=CORPUS, embedder=None, reranker=None):

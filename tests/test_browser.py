@@ -1,10 +1,8 @@
 """The chat page in a real headless Chromium: streamed answers, citation links that show and highlight their passage,
 unverified citations marked, hostile answers that neither run nor load, history, feedback, settings, Hebrew display."""
-import json
 import os
 import shutil
 import threading
-import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -12,9 +10,9 @@ import pytest
 from werkzeug.serving import make_server
 
 from app import create_app
-from conftest import CORPUS, FakeClassifier, FakeEmbedder, FakeWriter, make_pipeline, make_retriever
+from conftest import CORPUS, EndlessWriter, FakeClassifier, FakeEmbedder, FakeWriter, make_pipeline, make_retriever
 from generator import Generator
-from models import Document, Draft
+from models import Document
 from pipeline import Pipeline
 from verify import Verifier
 
@@ -203,27 +201,15 @@ def test_the_answer_streams_in_then_becomes_the_verified_markdown(page, serve):
 
 
 def test_stop_disconnects_and_the_server_stops_writing(page, serve):
-    produced, closed = [], threading.Event()
-
-    class Endless(FakeWriter):
-        def stream(self, request):
-            try:
-                for i in range(400):
-                    produced.append(i)
-                    yield f"word{i} "
-                    time.sleep(0.02)
-                yield Draft("never")
-            finally:
-                closed.set()
-
-    server = serve(create_app({"TESTING": True}, pipeline=make_pipeline(Endless("offline"))))
+    writer = EndlessWriter()
+    server = serve(create_app({"TESTING": True}, pipeline=make_pipeline(writer)))
     page.goto(server.url)
     page.fill("#question", "Who discovered penicillin?")
     page.press("#question", "Enter")
     page.wait_for_function("() => document.querySelector('.turn .answer')?.textContent.includes('word3 ')")
     page.click("#stop")
-    assert closed.wait(5), "the writer kept going after Stop"
-    assert len(produced) < 400
+    assert writer.closed.wait(5), "the writer kept going after Stop"
+    assert len(writer.produced) < 400
     page.locator(".turn .turn-error").wait_for()
     assert page.locator(".turn .turn-error").text_content().startswith("Stopped.")
     assert page.locator("#send").is_enabled() and page.input_value("#question") == "Who discovered penicillin?"

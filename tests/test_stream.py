@@ -3,14 +3,12 @@ that disconnects stops the writer. Conversations, history logging and the bounde
 import json
 import socket
 import threading
-import time
 
 from werkzeug.serving import make_server
 
 from app import create_app
-from conftest import FakeWriter, make_pipeline
+from conftest import EndlessWriter, FakeWriter, make_pipeline
 from generator import Generator
-from models import Draft
 
 
 def events(response) -> list[tuple[str, dict]]:
@@ -60,20 +58,8 @@ def test_failure_inside_the_stream_is_an_error_event_without_details():
 
 
 def test_a_client_that_disconnects_stops_the_writer():
-    produced, closed = [], threading.Event()
-
-    class Endless(FakeWriter):
-        def stream(self, request):
-            try:
-                for i in range(200):
-                    produced.append(i)
-                    yield f"word{i} "
-                    time.sleep(0.02)
-                yield Draft("never")
-            finally:
-                closed.set()
-
-    server = make_server("127.0.0.1", 0, create_app({"TESTING": True}, pipeline=make_pipeline(Endless("offline"))),
+    writer = EndlessWriter(words=200)
+    server = make_server("127.0.0.1", 0, create_app({"TESTING": True}, pipeline=make_pipeline(writer)),
                          threaded=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
@@ -84,8 +70,8 @@ def test_a_client_that_disconnects_stops_the_writer():
             received = b""
             while b"event: delta" not in received:
                 received += sock.recv(4096)
-        assert closed.wait(5), "the writer kept going after the client left"
-        assert len(produced) < 200
+        assert writer.closed.wait(5), "the writer kept going after the client left"
+        assert len(writer.produced) < 200
     finally:
         server.shutdown()
 

@@ -13,7 +13,12 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: run dev test install vendor library chromium clean-library
+.PHONY: run dev test install vendor library chromium clean-library shulchan-arukh run-shulchan-arukh
+
+# The Shulchan Arukh from ../shared, Hebrew, with the multilingual embedder: its own library and history.
+SA_ENV := FLASK_LIBRARY_DIR=data/shulchan-arukh FLASK_HISTORY_DB=data/shulchan-arukh/history.sqlite3 \
+	FLASK_EMBEDDING_MODEL=intfloat/multilingual-e5-small
+SA_SOURCE ?= ../shared/data/shulchan-arukh/shulchan_arukh_he.jsonl
 
 run: install library
 	FLASK_LOAD_ON_START=true $(VENV)/bin/gunicorn --preload --worker-class gthread \
@@ -60,6 +65,13 @@ library: install
 chromium:
 	@(command -v chromium >/dev/null && [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]) || \
 		($(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium fonts-dejavu-core)
+
+shulchan-arukh: install
+	@[ -f data/shulchan-arukh/library.sqlite3 ] || $(SA_ENV) $(FLASK) ingest $(SA_SOURCE) --language he --tier canonical
+
+run-shulchan-arukh: shulchan-arukh
+	$(SA_ENV) FLASK_LOAD_ON_START=true $(VENV)/bin/gunicorn --preload --worker-class gthread \
+		--workers $(WORKERS) --threads $(THREADS) --timeout 120 --bind $(HOST):$(PORT) 'app:create_app()'
 
 clean-library:
 	rm -rf data/library data/downloads

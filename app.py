@@ -37,7 +37,7 @@ DEFAULTS = {
     "EMBEDDING_MODEL": "sentence-transformers/all-MiniLM-L6-v2",
     "RERANKER_MODEL": "",  # no pretrained cross-encoder can be installed offline; rerank is off
     "ALPHA": 0.7,  # tuned on scifact-dev and squad-dev (README, "Measured")
-    "ALPHA_HE": 0.7,  # the same weight for queries in Hebrew, tuned on heq-dev (README, "Measured")
+    "ALPHA_HE": None,  # dense weight for Hebrew queries; None: what heq-dev chose for the embedder (pipeline.py)
     "CANDIDATES": 200,
     "RERANK_DEPTH": 32,
     "TOP_K": 5,

@@ -145,7 +145,7 @@ def eval_command(folder, mode, limit, seed, split, answers, unanswerable, cache,
     result["config"] = {
         "dataset": folder.name, "corpus": str(corpus), "split": split, "mode": mode or ("rerank" if pipeline.retriever.reranker else "hybrid"),
         "limit": limit, "seed": seed, "embedding_model": config["EMBEDDING_MODEL"],
-        "reranker": config["RERANKER_MODEL"] or None, "alpha": config["ALPHA"], "alpha_he": config["ALPHA_HE"], "candidates": config["CANDIDATES"],
+        "reranker": config["RERANKER_MODEL"] or None, "alpha": config["ALPHA"], "alpha_he": pipeline.retriever.config.alpha_he, "candidates": config["CANDIDATES"],
         "rerank_depth": config["RERANK_DEPTH"], "max_chars": config["MAX_CHARS"], "overlap": config["OVERLAP_CHARS"],
         "generator": pipeline.generator.default if answers or unanswerable else None, "analyzer": analyzer.version(),
     }

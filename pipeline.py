@@ -28,6 +28,10 @@ QUERY_POLICIES = {
     "reasoning": {"candidates": 200, "top_k": 6},  # weighs several facts: more evidence
     "calculation": {"candidates": 200, "top_k": 5},
 }
+# The dense weight for Hebrew queries, chosen on heq-dev per embedder (README, "Hebrew"); an English-only embedder
+# reads Hebrew poorly, so BM25 weighs more with it.
+ALPHA_HE = {"intfloat/multilingual-e5-small": 0.9}
+ALPHA_HE_OTHER = 0.5
 FOLLOW_UP_ADDED = 2  # passages a reasoning question's one follow-up retrieval may add
 
 
@@ -84,8 +88,9 @@ class Pipeline:
         started = time.perf_counter()
         embedder = Embedder.load(config["EMBEDDING_MODEL"])
         reranker = Reranker.load(config["RERANKER_MODEL"]) if config["RERANKER_MODEL"] else None
+        alpha_he = config["ALPHA_HE"] if config["ALPHA_HE"] is not None else ALPHA_HE.get(embedder.name, ALPHA_HE_OTHER)
         settings = RetrievalConfig(config["ALPHA"], config["CANDIDATES"], config["RERANK_DEPTH"], config["TOP_K"],
-                                   config["ALPHA_HE"])
+                                   float(alpha_he))
         ingestor = None
         if open_library:
             retriever = Retriever(open_library(embedder), embedder, reranker, settings)

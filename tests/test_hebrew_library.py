@@ -56,3 +56,8 @@ def test_an_english_question_finds_the_hebrew_seif(hebrew_app):
     body = hebrew_app.test_client().post("/api/query", json={"question": "May I heat water on the Sabbath?",
                                                              "top_k": 5}).json
     assert any(p["ref"].startswith(HEATING) for p in body["passages"][:3])
+
+
+def test_hebrew_queries_weigh_dense_search_by_how_well_the_embedder_reads_hebrew(hebrew_app, real_app):
+    assert hebrew_app.extensions["rag"].pipeline.retriever.config.alpha_he == 0.9  # multilingual-e5: mostly dense
+    assert real_app.extensions["rag"].pipeline.retriever.config.alpha_he == 0.5  # MiniLM reads Hebrew poorly

@@ -20,7 +20,6 @@ from history import History
 from history_api import bp as history_bp
 from cli import commands
 from pipeline import Pipeline
-from verify import SUPPORT_THRESHOLD
 
 # Models come from local folders only; a hub is never contacted unless the user says so.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -58,7 +57,7 @@ DEFAULTS = {
     "LOAD_ON_START": False,
     "MAX_CONTENT_LENGTH": MAX_BODY_BYTES,
     "MAX_UPLOAD_BYTES": 50 * 1024 * 1024,  # /api/documents only
-    "SUPPORT_THRESHOLD": SUPPORT_THRESHOLD,  # a citation counts as supported from this cosine up (verify.py)
+    "SUPPORT_THRESHOLD": None,  # a citation counts as supported from this cosine up; None: the embedder's (verify.py)
     "HISTORY_DB": "data/history.sqlite3",  # every answer, conversations, feedback and reviews
 }
 

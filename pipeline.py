@@ -82,7 +82,7 @@ class Pipeline:
         from claude import ClaudeWriter
         from gemini import GeminiWriter
         from providers import OpenAIWriter
-        from verify import Verifier
+        from verify import SUPPORT_THRESHOLD, SUPPORT_THRESHOLDS, Verifier
         from retrieval import RetrievalConfig, Reranker, Retriever
 
         started = time.perf_counter()
@@ -116,7 +116,9 @@ class Pipeline:
             writers["openai"] = OpenAIWriter(
                 config["OPENAI_BASE_URL"], config["OPENAI_MODEL"], config["OPENAI_API_KEY"], timeout, retries
             )
-        verifier = Verifier(embedder, config["SUPPORT_THRESHOLD"])
+        threshold = config["SUPPORT_THRESHOLD"]
+        verifier = Verifier(embedder, threshold if threshold is not None else
+                            SUPPORT_THRESHOLDS.get(embedder.name, SUPPORT_THRESHOLD))
         default = config["GENERATOR"] or next(n for n in ("gemini", "claude", "openai", "offline") if n in writers)
         if default not in writers:
             raise ValueError(f"GENERATOR={default!r} is not configured; available: {sorted(writers)} (set its API key)")

@@ -61,3 +61,8 @@ def test_an_english_question_finds_the_hebrew_seif(hebrew_app):
 def test_hebrew_queries_weigh_dense_search_by_how_well_the_embedder_reads_hebrew(hebrew_app, real_app):
     assert hebrew_app.extensions["rag"].pipeline.retriever.config.alpha_he == 0.9  # multilingual-e5: mostly dense
     assert real_app.extensions["rag"].pipeline.retriever.config.alpha_he == 0.5  # MiniLM reads Hebrew poorly
+
+
+def test_each_embedder_checks_support_at_its_own_calibrated_threshold(hebrew_app, real_app):
+    assert hebrew_app.extensions["rag"].pipeline.generator.verifier.threshold == 0.88
+    assert real_app.extensions["rag"].pipeline.generator.verifier.threshold == 0.61

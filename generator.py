@@ -156,13 +156,18 @@ class Generator:
         if not request.hits:
             yield Answer(decline_text(request.language), generator=name, declined=True)
             return
-        degraded, draft = None, None
-        try:
-            for piece in produce(self.writers[name]):
+        degraded, drafts = None, []
+
+        def relay(writer) -> Iterator[str]:
+            """The writer's text pieces; its Draft is kept aside."""
+            for piece in produce(writer):
                 if isinstance(piece, Draft):
-                    draft = piece
+                    drafts.append(piece)
                 else:
                     yield piece
+
+        try:
+            yield from relay(self.writers[name])
         except ProviderError as exc:
             if name == self.fallback or self.fallback not in self.writers:
                 raise
@@ -170,13 +175,10 @@ class Generator:
             degraded = f"{exc}; the answer was written offline from the passages"
             name = self.fallback
             yield "\n\n"  # whatever streamed so far is replaced by the offline answer
-            for piece in produce(self.writers[name]):
-                if isinstance(piece, Draft):
-                    draft = piece
-                else:
-                    yield piece
-        if draft is None:
+            yield from relay(self.writers[name])
+        if not drafts:
             raise ProviderError(f"{name}: the writer ended without an answer")
+        draft = drafts[-1]
         answer = self.check(draft, request)
         answer.generator, answer.degraded = name, degraded
         yield answer

@@ -119,6 +119,25 @@ def make_pipeline(writer=None, label="factual_lookup"):
 
 
 @pytest.fixture
+def standin():
+    """A local stand-in for a model provider's HTTP API (tests/standin.py)."""
+    from standin import StandIn
+
+    server = StandIn()
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def request_():
+    """A question with three passages, as a writer gets it."""
+    from models import WriteRequest
+    from standin import make_hits
+
+    return WriteRequest("Who discovered penicillin?", "factual_lookup", make_hits())
+
+
+@pytest.fixture
 def app():
     return create_app({"TESTING": True}, pipeline=make_pipeline())
 

@@ -7,24 +7,12 @@ import pytest
 from generator import SYSTEM_PROMPT, ProviderError, build_prompt, decline_text, task_text
 from models import Draft, Statement, WriteRequest
 from gemini import GEMINI_JSON, SentenceScanner
-from standin import (ANSWER, PROVIDERS, StandIn, Stream, answer_body, answer_stream, cited, claude_message,
+from standin import (ANSWER, PROVIDERS, Stream, answer_body, answer_stream, cited, claude_message,
                      claude_stream, error_body, gemini_response, gemini_stream, make_hits, make_writer,
                      openai_completion, openai_stream, search_result_citation)
 
 QUESTION = "Who discovered penicillin?"
 FLEMING = "He discovered penicillin in 1928."
-
-
-@pytest.fixture
-def standin():
-    server = StandIn()
-    yield server
-    server.close()
-
-
-@pytest.fixture
-def request_():
-    return WriteRequest(QUESTION, "factual_lookup", make_hits())
 
 
 def test_claude_sends_each_passage_as_a_citable_search_result(standin, request_):

@@ -8,9 +8,8 @@ from email.utils import format_datetime
 import pytest
 
 from generator import ProviderError
-from models import WriteRequest
 from resilience import CircuitBreaker, Failure, Guard, RetryPolicy, retry_after
-from standin import ANSWER, PROVIDERS, StandIn, answer_body, answer_stream, error_body, make_hits, make_writer
+from standin import ANSWER, PROVIDERS, StandIn, answer_body, answer_stream, error_body, make_writer
 
 
 class Clock:
@@ -257,18 +256,6 @@ def test_retry_after_as_an_http_date():
 
 
 # Over real HTTP, for each provider.
-
-@pytest.fixture
-def standin():
-    server = StandIn()
-    yield server
-    server.close()
-
-
-@pytest.fixture
-def request_():
-    return WriteRequest("Who discovered penicillin?", "factual_lookup", make_hits())
-
 
 @pytest.mark.parametrize("provider", PROVIDERS)
 @pytest.mark.parametrize("status", [429, 503])

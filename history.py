@@ -126,7 +126,7 @@ class History:
             version = db.execute("PRAGMA user_version").fetchone()[0]
             if version > len(MIGRATIONS):
                 raise HistoryError(f"{self.path} was written by a newer Evidenz (schema {version}); "
-                                   "upgrade Evidenz or set HISTORY_PATH to another file.")
+                                   "upgrade Evidenz or set FLASK_HISTORY_DB to another file.")
             for number, statements in enumerate(MIGRATIONS[version:], start=version + 1):
                 for statement in statements:
                     db.execute(statement)

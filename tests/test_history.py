@@ -60,7 +60,7 @@ def test_a_file_from_a_newer_version_is_refused_with_what_to_do(tmp_path):
     db = sqlite3.connect(tmp_path / "h.sqlite3")
     db.execute("PRAGMA user_version = 99")
     db.close()
-    with pytest.raises(HistoryError, match="newer Evidenz.*HISTORY_PATH"):
+    with pytest.raises(HistoryError, match="newer Evidenz.*FLASK_HISTORY_DB"):
         History(tmp_path / "h.sqlite3")
 
 

@@ -152,7 +152,7 @@ def bench_query_stages(embedder, writer, log) -> dict:
     questions = ["Who discovered penicillin?", "How does photosynthesis work in desert plants?",
                  "Why did the Western Roman Empire fall?", "How many years passed between 1492 and 1776?"] * 5
     tok = timed(tokenize, questions)
-    emb = timed(lambda q: embedder.embed([q]), questions)
+    emb = timed(lambda q: embedder.embed_queries([q]), questions)
     text = ("Penicillin was discovered in 1928 by Alexander Fleming. It was the first antibiotic. "
             "Mass production began during the Second World War. ") * 4
     hits = [Hit(Chunk(f"c{i}", f"d{i}", f"Title {i}", text, 0, len(text)), 1.0, 0.5, 0.5) for i in range(5)]

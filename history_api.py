@@ -56,6 +56,19 @@ def not_found(answer_id: str) -> ApiError:
                     "/api/query answer or from GET /api/history.", 404)
 
 
+@bp.errorhandler(HistoryError)
+def invalid(exc: HistoryError):
+    """A value the history refuses: its message says what to send instead (written for users, no internals)."""
+    return {"error": str(exc)}, 400
+
+
+@bp.errorhandler(UnknownAnswer)
+def unknown_answer(exc: UnknownAnswer):
+    """An answer id that is not in the history."""
+    error = not_found(exc.args[0] if exc.args else "")
+    return {"error": error.message}, error.status
+
+
 @bp.get("/api/history")
 def search():
     """A page of answer summaries, newest first, filtered by text, session and review status."""
@@ -70,10 +83,7 @@ def search():
         raise ApiError(f'"status" must be one of {", ".join(STATUSES)}.')
     limit = whole_number("limit", DEFAULT_PAGE, 1, MAX_PAGE)
     offset = whole_number("offset", 0, 0, MAX_OFFSET)
-    try:
-        items, total = history().search(request.args.get("q", ""), session_id, status, limit, offset)
-    except HistoryError as exc:
-        raise ApiError(str(exc)) from None
+    items, total = history().search(request.args.get("q", ""), session_id, status, limit, offset)
     return {"items": items, "total": total, "limit": limit, "offset": offset}
 
 
@@ -92,12 +102,7 @@ def feedback(answer_id: str):
     body = json_body(FEEDBACK_FIELDS, '{"rating": "up", "comment": "clear and well sourced"}')
     if "rating" not in body:
         raise ApiError('Missing "rating": send "up" or "down".')
-    try:
-        counts = history().add_feedback(answer_id, body["rating"], body.get("comment"))
-    except HistoryError as exc:
-        raise ApiError(str(exc)) from None
-    except UnknownAnswer:
-        raise not_found(answer_id) from None
+    counts = history().add_feedback(answer_id, body["rating"], body.get("comment"))
     current_app.logger.info("feedback %s on answer %s", body["rating"], answer_id)
     return {"id": answer_id, "feedback": counts}, 201
 
@@ -108,11 +113,6 @@ def review(answer_id: str):
     body = json_body(REVIEW_FIELDS, '{"status": "corrected", "corrected_text": "the answer as it should read"}')
     if "status" not in body:
         raise ApiError(f'Missing "status": send one of {", ".join(STATUSES)}.')
-    try:
-        result = history().review(answer_id, body["status"], body.get("corrected_text"))
-    except HistoryError as exc:
-        raise ApiError(str(exc)) from None
-    except UnknownAnswer:
-        raise not_found(answer_id) from None
+    result = history().review(answer_id, body["status"], body.get("corrected_text"))
     current_app.logger.info("answer %s reviewed: %s", answer_id, result["review_status"])
     return {"id": answer_id, **result}

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator
 
 from models import Answer, Citation, Draft, Hit, WriteRequest
-from verify import Check, claims_of, render, split_claims
+from verify import Check, claims_of, keep_valid_markers, marker_numbers, render, split_claims
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +51,6 @@ ANSWER_STYLES = {
     "calculation": "Quote the numbers from the evidence with their citations, show the arithmetic, then give the result.",
 }
 
-CITATION_RE = re.compile(r"([ \t]?)\[(\d+(?:\s*,\s*\d+)*)\]")  # with the space before it, to remove both
 DELIMITER_RE = re.compile(r"</?\s*evidence\s*>", re.I)  # a passage must not open or close the evidence block
 
 
@@ -93,22 +92,11 @@ def build_prompt(request: WriteRequest) -> tuple[str, str]:
 
 def parse_citations(text: str, hits: list[Hit]) -> tuple[str, list[Citation], list[int]]:
     """Resolve the [n] markers of text; returns (text without invalid markers, citations, invalid numbers)."""
-    citations: dict[int, Citation] = {}
-    invalid: list[int] = []
-
-    def check(match: re.Match) -> str:
-        valid = []
-        for n in (int(x) for x in match.group(2).split(",")):
-            if 1 <= n <= len(hits):
-                valid.append(n)
-                chunk = hits[n - 1].chunk
-                citations.setdefault(n, Citation(n, chunk.id, chunk.title, chunk.ref or chunk.title))
-            elif n not in invalid:
-                invalid.append(n)
-        return match.group(1) + "".join(f"[{n}]" for n in valid) if valid else ""
-
-    cleaned = CITATION_RE.sub(check, text).strip()
-    return cleaned, list(citations.values()), invalid
+    numbers = list(dict.fromkeys(marker_numbers(text)))
+    citations = [Citation(n, hits[n - 1].chunk.id, hits[n - 1].chunk.title, passage_label(hits[n - 1]))
+                 for n in numbers if 1 <= n <= len(hits)]
+    invalid = [n for n in numbers if not 1 <= n <= len(hits)]
+    return keep_valid_markers(text, len(hits)).strip(), citations, invalid
 
 
 class ProviderError(RuntimeError):
@@ -199,19 +187,13 @@ class Generator:
         if removed:
             log.info("removed %d claim(s) that no cited passage supports", len(removed))
         for claim in kept:  # markers that name no passage are taken out of the text
-            claim.text = CITATION_RE.sub(lambda m: _valid_markers(m, len(hits)), claim.text)
+            claim.text = keep_valid_markers(claim.text, len(hits))
         text = render(kept)
         if not any(not c.structural for c in kept):  # nothing the passages support is left: say so, and what was searched
             searched = "; ".join(dict.fromkeys(passage_label(h) for h in hits))
             text = f"{decline_text(language)} {SOURCES_SEARCHED.get(language, SOURCES_SEARCHED['en'])} {searched}."
             return Answer(text, [], invalid, declined=True, removed_claims=removed, model=draft.model)
         return Answer(text, citations_of(checks, hits), invalid, removed_claims=removed, model=draft.model)
-
-
-def _valid_markers(match: re.Match, count: int) -> str:
-    """A marker group with only the numbers that name a passage (empty when none does)."""
-    valid = [n for n in (int(x) for x in match.group(2).split(",")) if 1 <= n <= count]
-    return match.group(1) + "".join(f"[{n}]" for n in valid) if valid else ""
 
 
 def citations_of(checks: list[Check], hits: list[Hit]) -> list[Citation]:

@@ -12,9 +12,10 @@ import logging
 import re
 from collections.abc import Iterator
 
-from generator import CITATION_RE, ProviderError, build_prompt
+from generator import ProviderError, build_prompt
 from models import Draft, Statement, WriteRequest
 from resilience import CircuitBreaker, Failure, Guard, RetryPolicy, status_failure
+from verify import MARKERS, marker_numbers
 
 log = logging.getLogger(__name__)
 
@@ -22,11 +23,6 @@ TEMPERATURE = 0.1
 MAX_TOKENS = 1024
 
 TAIL_RE = re.compile(r"[.!?:;]*\s*\Z")  # a sentence's closing punctuation: its markers go before it
-
-
-def marker_numbers(text: str) -> list[int]:
-    """The passage numbers of the [n] markers in text, in order."""
-    return [int(n) for m in CITATION_RE.finditer(text) for n in m.group(2).split(",")]
 
 
 def with_markers(text: str, cited: list[int]) -> str:
@@ -40,7 +36,7 @@ def with_markers(text: str, cited: list[int]) -> str:
 
 def statement(text: str, cited: list[int], quotes: list[str]) -> Statement | None:
     """A claim without its markers, citing what it was given and what its own markers name; None if empty."""
-    bare = CITATION_RE.sub("", text).strip()
+    bare = MARKERS.sub("", text).strip()
     if not bare:
         return None
     return Statement(bare, list(dict.fromkeys(cited + marker_numbers(text))), [q for q in quotes if q])

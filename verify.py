@@ -27,7 +27,7 @@ from models import Hit, Statement
 # (0.868; its mean support is 0.91 for gold and 0.85 for the others).
 SUPPORT_THRESHOLDS = {"sentence-transformers/all-MiniLM-L6-v2": 0.61, "intfloat/multilingual-e5-small": 0.88}
 SUPPORT_THRESHOLD = SUPPORT_THRESHOLDS["sentence-transformers/all-MiniLM-L6-v2"]  # for an embedder not calibrated
-MARKERS = re.compile(r"\s?\[(\d+(?:\s*,\s*\d+)*)\]")  # [1], or [1, 3]
+MARKERS = re.compile(r"([ \t]?)\[(\d+(?:\s*,\s*\d+)*)\]")  # [1] or [1, 3], with the space before it, to remove both
 QUOTE = re.compile(r"[\"“”«»״]([^\"“”«»״]{3,})[\"“”«»״]")
 HEBREW_MARKS = re.compile(r"[\u0591-\u05C7]")  # cantillation and vowel points (and maqaf, sof pasuq)
 LINE_PREFIX = re.compile(r"^\s*(?:[-*+]\s+|\d{1,3}[.)]\s+|>\s*)?")  # a list bullet, number or quote mark
@@ -55,9 +55,23 @@ class Claim:
     structural: bool = False  # a heading or lead-in, not a statement of fact
 
 
+def marker_numbers(text: str) -> list[int]:
+    """The passage numbers of the [n] markers in text, in order."""
+    return [int(n) for match in MARKERS.finditer(text) for n in match.group(2).split(",")]
+
+
+def keep_valid_markers(text: str, count: int) -> str:
+    """text with only the marker numbers that name one of count passages; a marker naming none goes entirely."""
+    def valid(match: re.Match) -> str:
+        numbers = [n for n in (int(x) for x in match.group(2).split(",")) if 1 <= n <= count]
+        return match.group(1) + "".join(f"[{n}]" for n in numbers) if numbers else ""
+
+    return MARKERS.sub(valid, text)
+
+
 def _claim(sentence: str, line: int = 0, prefix: str = "", quotes: list[str] | None = None) -> Claim:
     """A claim from a sentence with its markers."""
-    numbers = [int(n) for group in MARKERS.findall(sentence) for n in group.split(",")]
+    numbers = marker_numbers(sentence)
     plain = MARKERS.sub("", sentence).strip()
     structural = not numbers and bool(STRUCTURE.match(plain))
     return Claim(sentence.strip(), plain, list(dict.fromkeys(numbers)),

@@ -113,7 +113,7 @@ def create_app(config=None, pipeline=None) -> Flask:
     history = History(Path(tempfile.mkdtemp(prefix="evidenz-history-")) / "history.sqlite3" if testing_default
                       else Path(app.config["HISTORY_DB"]))
     app.extensions["history"] = history
-    if pipeline is not None and getattr(pipeline, "history", None) is None and hasattr(pipeline, "history"):
+    if pipeline is not None and hasattr(pipeline, "history") and pipeline.history is None:  # a pipeline built elsewhere
         pipeline.history = history
     loader = PipelineLoader(lambda: Pipeline.load(app.config, history=history), pipeline)
     app.extensions["rag"] = loader

@@ -187,9 +187,9 @@ class Pipeline:
         False the writer is asked for its whole answer at once (no deltas)."""
         timings: dict[str, float] = {}
         started = clock = time.perf_counter()
+        turns = self.history.turns(session_id) if self.history and session_id else []  # a new session has none
         session_id = session_id or uuid.uuid4().hex
         name = provider or self.generator.default
-        turns = self.history.turns(session_id) if self.history else []
         complete = getattr(self.generator.writers[name], "complete", None)
         standalone, rewritten = rewrite(turns, question, complete)
         language = language if language and language != "auto" else (detect_language(question) or "en")
@@ -218,8 +218,9 @@ class Pipeline:
 
         clock = time.perf_counter()
         request = WriteRequest(standalone, query_type, hits, language, model)
-        answer = None if streaming else self.generator.answer(request, provider)
-        for piece in self.generator.stream(request, provider) if streaming else ():
+        answer = None
+        pieces = self.generator.stream(request, provider) if streaming else [self.generator.answer(request, provider)]
+        for piece in pieces:
             if isinstance(piece, Answer):
                 answer = piece
             else:
@@ -274,7 +275,8 @@ def follow_up(question: str, hits: list[Hit], search) -> tuple[list[Hit], dict |
     are added after the first ones (their scores belong to another query, so they are not merged into one order).
     """
     found = set().union(*(content_words(f"{h.chunk.title} {h.chunk.text}") for h in hits)) if hits else set()
-    missing = [w for w in dict.fromkeys(tokenize(question)) if w in content_words(question) and w not in found]
+    asked = content_words(question)
+    missing = [w for w in dict.fromkeys(tokenize(question)) if w in asked and w not in found]
     if not missing:
         return hits, None
     query = " ".join(missing)

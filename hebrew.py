@@ -1,4 +1,5 @@
-"""Script-level text checks: which language a text is in, and undoing Hebrew that a PDF gave back reversed.
+"""Script-level text checks: which language a text is in, the form texts are compared in, and undoing Hebrew
+that a PDF gave back reversed.
 
 Some Hebrew PDFs extract "backwards": PDFium reorders right-to-left runs as if the glyphs were stored in
 visual order, so when the file actually stores them in reading order every run comes out reversed. We
@@ -13,6 +14,7 @@ Does not: detect languages beyond "he" vs "en" (Latin script is taken as English
 reversal mixes both shapes on one page.
 """
 import re
+import unicodedata
 
 HEBREW_LETTER = re.compile(r"[\u05D0-\u05EA]")
 LATIN_LETTER = re.compile(r"[A-Za-z\u00C0-\u024F]")
@@ -24,7 +26,16 @@ PIECE = re.compile(r"[A-Za-z\u00C0-\u024F]+(?:[ '\-][A-Za-z\u00C0-\u024F]+)*|\d+
 MIRROR = str.maketrans("()[]{}<>", ")(][}{><")
 LEADING_PUNCT = re.compile(r"^\s*[.:,;!?]+[\u05D0-\u05EA]", re.M)  # ".רחשה" opening a line
 TRAILING_PUNCT = re.compile(r"\s[.:,;!?]+[\u05D0-\u05EA\u0591-\u05C7]+\s*$", re.M)  # "... .וארוב" closing it
+MARKS = re.compile(r"[\u0591-\u05C7]")  # cantillation and vowel points (and maqaf, sof pasuq, which split words)
 SAMPLE_CHARS = 20_000  # language is decided on up to 10 slices of this size, spread over the text
+
+
+def normalise(text: str) -> str:
+    """Text as it is compared (quotes in citations, history search): NFKC, no vowel points or cantillation
+    (maqaf and sof pasuq become spaces), punctuation and symbols as spaces, case-folded, one space."""
+    text = MARKS.sub(lambda m: " " if m.group() in "\u05be\u05c3" else "", unicodedata.normalize("NFKC", text))
+    text = "".join(" " if unicodedata.category(c).startswith(("P", "S")) else c for c in text)
+    return " ".join(text.casefold().split())
 
 
 def detect_language(text: str) -> str | None:

@@ -16,11 +16,11 @@ import json
 import re
 import sqlite3
 import time
-import unicodedata
 import uuid
 from pathlib import Path
 
 from database import Connections, Transaction
+from hebrew import normalise
 
 STATUSES = ("unreviewed", "approved", "corrected", "rejected")
 RATINGS = ("up", "down")
@@ -73,7 +73,6 @@ MIGRATIONS = [
 # Derived from answers.search_text (external content), so it can be dropped and rebuilt at any time.
 FTS_TABLE = ("CREATE VIRTUAL TABLE IF NOT EXISTS answers_fts USING fts5("
              "search_text, content='answers', content_rowid='rowid', tokenize='trigram')")
-HEBREW_MARKS = re.compile(r"[\u0591-\u05C7]")  # as in verify.py: points and cantillation; maqaf and sof pasuq split words
 SUMMARY_COLUMNS = f"""a.id, a.session_id, a.question, substr(a.answer, 1, {SUMMARY_CHARS}) AS answer, a.query_type,
     a.generator, a.declined, a.review_status, a.created_at,
     (SELECT count(*) FROM feedback f WHERE f.answer_id = a.id AND f.rating = 'up') AS up,
@@ -86,13 +85,6 @@ class HistoryError(ValueError):
 
 class UnknownAnswer(LookupError):
     """No answer with that id is in the history."""
-
-
-def search_form(text: str) -> str:
-    """Text as it is searched: NFKC, no Hebrew vowel points, punctuation as spaces, case-folded, one space."""
-    text = HEBREW_MARKS.sub(lambda m: " " if m.group() in "\u05be\u05c3" else "", unicodedata.normalize("NFKC", text))
-    text = "".join(" " if unicodedata.category(c).startswith(("P", "S")) else c for c in text)
-    return " ".join(text.casefold().split())
 
 
 def trigram_available() -> bool:
@@ -165,7 +157,7 @@ class History:
             "declined": bool(entry.get("declined")), "citations": _json(entry.get("citations") or []),
             "passages": _json(passages), "generator": entry.get("generator"), "model": entry.get("model"),
             "degraded_reason": entry.get("degraded_reason"), "timings": _json(timings), "created_at": time.time(),
-            "search_text": search_form("\n".join(dict.fromkeys((question, standalone, answer)))),
+            "search_text": normalise("\n".join(dict.fromkeys((question, standalone, answer)))),
         }
         with Transaction(self.db) as db:
             cursor = db.execute(f"INSERT INTO answers ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
@@ -216,7 +208,7 @@ class History:
 
     def _text_filter(self, text: str) -> tuple[list[str], list]:
         """SQL conditions (and their arguments) that every word of text occurs in an answer's search text."""
-        words = search_form(text).split()
+        words = normalise(text).split()
         where, args = [], []
         if self.fts and any(len(w) >= 3 for w in words):  # a trigram index finds substrings of 3 characters and more
             where.append("a.rowid IN (SELECT rowid FROM answers_fts WHERE answers_fts MATCH ?)")

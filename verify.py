@@ -12,12 +12,12 @@ holding its quote), so the page can highlight it.
 Does not: check facts outside the passages, or judge whether a supported claim answers the question.
 """
 import re
-import unicodedata
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from chunking import sentence_spans
+from hebrew import normalise
 from models import Hit, Statement
 
 # Chosen by `flask --app app calibrate-support` for each embedder, since their cosines live on different scales
@@ -29,17 +29,9 @@ SUPPORT_THRESHOLDS = {"sentence-transformers/all-MiniLM-L6-v2": 0.61, "intfloat/
 SUPPORT_THRESHOLD = SUPPORT_THRESHOLDS["sentence-transformers/all-MiniLM-L6-v2"]  # for an embedder not calibrated
 MARKERS = re.compile(r"([ \t]?)\[(\d+(?:\s*,\s*\d+)*)\]")  # [1] or [1, 3], with the space before it, to remove both
 QUOTE = re.compile(r"[\"“”«»״]([^\"“”«»״]{3,})[\"“”«»״]")
-HEBREW_MARKS = re.compile(r"[\u0591-\u05C7]")  # cantillation and vowel points (and maqaf, sof pasuq)
 LINE_PREFIX = re.compile(r"^\s*(?:[-*+]\s+|\d{1,3}[.)]\s+|>\s*)?")  # a list bullet, number or quote mark
 LEADING_MARKERS = re.compile(r"^(\s*\[\d+(?:\s*,\s*\d+)*\])+")
 STRUCTURE = re.compile(r"^(#{1,6}\s.*|[^.!?]{0,120}:)$")  # a markdown heading, or a lead-in line ending in ":"
-
-
-def normalise(text: str) -> str:
-    """Text as quotes are compared: no vowel points, no punctuation, one space, case-folded."""
-    text = HEBREW_MARKS.sub(lambda m: " " if m.group() in "\u05be\u05c3" else "", unicodedata.normalize("NFKC", text))
-    text = "".join(" " if unicodedata.category(c).startswith(("P", "S")) else c for c in text)
-    return " ".join(text.casefold().split())
 
 
 @dataclass

@@ -30,7 +30,7 @@ class RetrievalConfig:
     candidates: int = 200  # top candidates taken from each of BM25 and dense search
     rerank_depth: int = 32  # fused candidates the cross-encoder re-scores
     top_k: int = 5  # passages returned
-    alpha_he: float = 0.9  # weight of the dense score for queries in Hebrew (or Aramaic), tuned on heq-dev (README)
+    alpha_he: float = 0.5  # for queries in Hebrew (or Aramaic); Pipeline.load picks it per embedder (heq-dev)
 
 
 class Reranker:

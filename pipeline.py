@@ -28,10 +28,9 @@ QUERY_POLICIES = {
     "reasoning": {"candidates": 200, "top_k": 6},  # weighs several facts: more evidence
     "calculation": {"candidates": 200, "top_k": 5},
 }
-# The dense weight for Hebrew queries, chosen on heq-dev per embedder (README, "Hebrew"); an English-only embedder
-# reads Hebrew poorly, so BM25 weighs more with it.
+# The dense weight for Hebrew queries, chosen on heq-dev per embedder (README, "Hebrew"); an embedder not listed
+# reads Hebrew poorly (MiniLM), so BM25 weighs more with it (RetrievalConfig's default).
 ALPHA_HE = {"intfloat/multilingual-e5-small": 0.9}
-ALPHA_HE_OTHER = 0.5
 FOLLOW_UP_ADDED = 2  # passages a reasoning question's one follow-up retrieval may add
 
 
@@ -88,7 +87,7 @@ class Pipeline:
         started = time.perf_counter()
         embedder = Embedder.load(config["EMBEDDING_MODEL"])
         reranker = Reranker.load(config["RERANKER_MODEL"]) if config["RERANKER_MODEL"] else None
-        alpha_he = config["ALPHA_HE"] if config["ALPHA_HE"] is not None else ALPHA_HE.get(embedder.name, ALPHA_HE_OTHER)
+        alpha_he = config["ALPHA_HE"] if config["ALPHA_HE"] is not None else ALPHA_HE.get(embedder.name, RetrievalConfig.alpha_he)
         settings = RetrievalConfig(config["ALPHA"], config["CANDIDATES"], config["RERANK_DEPTH"], config["TOP_K"],
                                    float(alpha_he))
         ingestor = None

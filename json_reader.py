@@ -57,15 +57,13 @@ def _segments(node: object, path: tuple[int, ...], name: str) -> Iterator[tuple[
                            "every segment of a Sefaria text must be a string")
 
 
-def _join(pieces: list[tuple[tuple[int, ...], str, str | None]] | list[tuple[tuple[int, ...], str, dict]]
-          ) -> tuple[str, list[Unit]]:
-    """Join non-empty pieces with a blank line; one Unit per piece pointing at its text (a heading, or Unit fields)."""
+def _join(pieces: list[tuple[tuple[int, ...], str, dict]]) -> tuple[str, list[Unit]]:
+    """Join non-empty (path, text, more Unit fields) pieces with a blank line; one Unit per piece, at its text."""
     parts, units, offset = [], [], 0
-    for path, text, about in pieces:
+    for path, text, fields in pieces:
         if not text:
             continue
         offset += 2 if parts else 0
-        fields = about if isinstance(about, dict) else {"heading": about}
         units.append(Unit(path, offset, offset + len(text), **fields))
         parts.append(text)
         offset += len(text)
@@ -74,7 +72,7 @@ def _join(pieces: list[tuple[tuple[int, ...], str, str | None]] | list[tuple[tup
 
 def _sefaria(data: dict, name: str) -> Parsed:
     """A Sefaria text export: one Unit per non-empty segment."""
-    text, units = _join([(path, segment, None) for path, segment in _segments(data["text"], (), name)])
+    text, units = _join([(path, segment, {}) for path, segment in _segments(data["text"], (), name)])
     names = data.get("sectionNames")
     names = names if isinstance(names, list) and all(isinstance(n, str) for n in names) else None
     title = next((t for t in (data.get("title"), data.get("heTitle")) if isinstance(t, str)), None)
@@ -90,7 +88,7 @@ def _records(items: list, fmt: str, name: str) -> Parsed:
             raise RejectedFile(f'{name}: record {number} is not an object with a "text" string; {SHAPES}')
         heading = next((str(h) for h in (item.get("title"), item.get("_id"))
                         if isinstance(h, (str, int)) and str(h).strip()), None)
-        pieces.append(((number,), item["text"].strip(), heading))
+        pieces.append(((number,), item["text"].strip(), {"heading": heading}))
     text, units = _join(pieces)
     return Parsed(text, fmt, units=units)
 

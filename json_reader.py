@@ -10,7 +10,9 @@ read as one record.
 Referenced segments: records with their own canonical "ref" and Hebrew text "he" (optionally "part_he",
 "siman", "seif", "siman_label"), one per seif as ../shared/data/shulchan-arukh gives the Shulchan Arukh.
 Each keeps its ref; the gloss of the Rema, from the first word הגה to the end of the seif, becomes a unit
-of its own ("Shulchan Arukh, Orach Chayim 1:1, Rema") so it can be cited apart from the ruling.
+of its own ("Shulchan Arukh, Orach Chayim 1:1, Rema") so it can be cited apart from the ruling. The heading
+a siman's first seif opens with ("דין השכמת הבוקר. ובו ט סעיפים:") becomes a label of every seif of that
+siman, so a question about its topic finds seifim that never name it.
 Does not: read Sefaria's complex texts ("text" as an object of named parts), links or commentary, or tell
 where the ruling resumes after a gloss in the middle of a seif (the rest of such a seif counts as the gloss).
 """
@@ -28,6 +30,8 @@ SHAPES = ('send a Sefaria text export (an object with "title" and "text" as nest
 BREAK = re.compile(r"<br\s*/?>", re.I)
 TAG = re.compile(r"</?[A-Za-z][^<>]*>")
 GLOSS = re.compile(r"(?<![\u05D0-\u05EA])הגה(?![\u05D0-\u05EA])")  # the word that opens the Rema's gloss
+# A siman's first seif opens with its topic and size: "דין השכמת הבוקר. ובו ט סעיפים:" or "... ובו סעיף אחד:"
+SIMAN_HEADING = re.compile(r"^(?P<topic>[^:]{0,300}?)[\s.]*ובו\s+(?:סעיף\s+אחד|[^\s:]{1,6}\s+סעיפים)\s*:\s*")
 
 
 def _clean(segment: str) -> str:
@@ -100,17 +104,20 @@ def _is_referenced(item: object) -> bool:
 
 def _referenced(items: list, fmt: str, name: str) -> Parsed:
     """Segments with their own refs: one unit per ruling, and one per gloss of the Rema."""
-    pieces = []
+    pieces, topics = [], {}
     for number, item in enumerate(items, 1):
         if not _is_referenced(item):
             raise RejectedFile(f'{name}: record {number} has no "ref" and "he" strings like the records before it')
         text, ref = _clean(item["he"]), item["ref"].strip()
+        parent = ref.rsplit(":", 1)[0] if ":" in ref else None
+        if heading := SIMAN_HEADING.match(text):
+            topics[parent], text = heading["topic"].strip(), text[heading.end():]
         labels = [str(item[k]) for k in ("part_he", "siman_label") if isinstance(item.get(k), str)]
+        labels += [topics[parent]] if topics.get(parent) else []
         if isinstance(item.get("seif"), int) and 0 < item["seif"] < 1000:
             labels.append(f"סעיף {hebrew_number(item['seif'])}")
         gloss = GLOSS.search(text)
         ruling, rema = (text[: gloss.start()].strip(), text[gloss.start():].strip()) if gloss else (text, "")
-        parent = ref.rsplit(":", 1)[0] if ":" in ref else None
         pieces.append(((number, 0), ruling, {"ref": ref, "parent_ref": parent, "labels": tuple(labels)}))
         pieces.append(((number, 1), rema, {"ref": f"{ref}, Rema", "parent_ref": ref, "labels": (*labels, "הגה")}))
     text, units = _join(pieces)

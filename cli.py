@@ -117,7 +117,7 @@ def train_classifier(data: Path, encoder: str | None, pooling: str, out: Path | 
 @click.option("--unanswerable", is_flag=True, help="Answer with each query's gold documents removed; report abstention.")
 @click.option("--cache", default="data/cache/eval", show_default=True, type=click.Path(path_type=Path))
 @click.option("--corpus", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
-              help="Search this corpus.jsonl instead of FOLDER's own (a FOLDER of queries and qrels only).")
+              help="Search this corpus.jsonl, or the library of this one book (qrels naming refs), instead of FOLDER's own.")
 @with_appcontext
 def eval_command(folder, mode, limit, seed, split, answers, unanswerable, cache, corpus):
     """Evaluate retrieval (and answers) on a BEIR-layout FOLDER; the last line is JSON."""
@@ -130,12 +130,18 @@ def eval_command(folder, mode, limit, seed, split, answers, unanswerable, cache,
     corpus = corpus or folder / "corpus.jsonl"
     if not corpus.exists():
         raise click.UsageError(f"{folder}/ has no corpus.jsonl; name the corpus its qrels refer to with --corpus PATH")
-    docs = library.read_corpus(corpus)
+    book = not evaluate.is_beir_corpus(corpus)
+    if book and unanswerable:
+        raise click.UsageError(f"--unanswerable leaves out gold documents, but {corpus.name} is one book; use a BEIR corpus.jsonl")
     queries, qrels = evaluate.read_queries(folder), evaluate.read_qrels(folder, split)
     queries = evaluate.sample(queries, qrels, limit, seed)
     bm25_only = mode == "bm25" and not (answers or unanswerable)  # nothing reads the vectors: embed nothing
-    open_library = lambda embedder: evaluate.cached_library(  # noqa: E731
-        docs, evaluate.NoVectors(embedder.dim) if bm25_only else embedder, config["MAX_CHARS"], config["OVERLAP_CHARS"], cache)
+
+    def open_library(embedder):
+        embedder = evaluate.NoVectors(embedder.dim) if bm25_only else embedder
+        if book:
+            return evaluate.ingested_library(corpus, embedder, cache)
+        return evaluate.cached_library(library.read_corpus(corpus), embedder, config["MAX_CHARS"], config["OVERLAP_CHARS"], cache)
     pipeline = Pipeline.load(config, open_library)
     result = {"queries": len(queries), **evaluate.evaluate_retrieval(pipeline.retriever, queries, qrels, mode)}
     if answers or unanswerable:

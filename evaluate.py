@@ -3,7 +3,9 @@
 The folder's corpus (or another folder's, for a set of queries written against it) is indexed with the
 configured embedder and chunking into a cache keyed by corpus hash plus configuration, so a second run
 starts at once; BM25-only runs embed nothing. A document split into several chunks counts as retrieved
-at the rank of its best chunk. `--unanswerable` leaves each query's gold documents out of retrieval
+at the rank of its best chunk. Queries written against a book (the Shulchan Arukh's jsonl, say) are run
+against the library a user gets by ingesting that file, and their qrels name refs: a passage counts as
+its ref, a gloss ("..., Rema") as the seif it glosses. `--unanswerable` leaves each query's gold documents out of retrieval
 (they stay in the BM25 statistics, a negligible difference) and measures how often the answerer
 declines, as an honest one should.
 """
@@ -81,11 +83,47 @@ def cached_library(docs, embedder, max_chars: int, overlap: int, cache_root: Pat
         return library.build(docs, embedder, folder, max_chars, overlap, progress=True)
 
 
+def ingested_library(path: Path, embedder, cache_root: Path):
+    """The library of the one book at path as `flask ingest` builds it, cached by its passages and the embedder."""
+    from jobs import Ingestor
+    from parsers import Limits, parse_file
+    from structure import split
+
+    parsed = parse_file(path, path.name, Limits())
+    pieces = [(p.ref, p.text, p.section_path) for p in split(parsed.text, parsed.title or path.stem, parsed.units, parsed.section_names)]
+    key = json.dumps([pieces, embedder.name, library.FORMAT_VERSION], ensure_ascii=False)
+    folder = cache_root / ("book-" + hashlib.sha256(key.encode()).hexdigest()[:16])
+    try:
+        return library.load(folder, embedder)
+    except library.LibraryError:
+        print(f"ingesting {path} ({len(pieces):,} passages, {embedder.name}) into {folder}/ (cached for next time)", file=sys.stderr)
+        book = library.Library.open(folder, embedder, create=True)
+        ingestor = Ingestor(book)
+        ingestor.run(*ingestor.claim(ingestor.submit_file(path, path.name, {}).id))
+        return book
+
+
+def is_beir_corpus(path: Path) -> bool:
+    """Whether path is a BEIR corpus.jsonl (records with "_id" and "text"), not a book to ingest."""
+    with open(path, encoding="utf-8") as lines:
+        first = next((line for line in lines if line.strip()), "{}")
+    try:
+        record = json.loads(first)
+    except json.JSONDecodeError:
+        return False
+    return path.suffix == ".jsonl" and isinstance(record, dict) and {"_id", "text"} <= record.keys()
+
+
+def judged_id(doc_id: str, ref: str | None) -> str:
+    """What qrels name a passage by: its document, or in an ingested book its ref (a gloss by its seif's)."""
+    return ref.removesuffix(", Rema") if ref else doc_id
+
+
 def doc_ranking(hits) -> list[str]:
-    """Document ids in the order of their best chunk."""
+    """Judged ids in the order of their best chunk."""
     seen: dict[str, None] = {}
     for hit in hits:
-        seen.setdefault(hit.chunk.doc_id, None)
+        seen.setdefault(judged_id(hit.chunk.doc_id, hit.chunk.ref), None)
     return list(seen)
 
 
@@ -133,7 +171,7 @@ def evaluate_answers(pipeline, queries: list[dict], qrels: dict, unanswerable: b
         answered += 1
         contains += contains_gold(result["answer"], query["answers"]) if query["answers"] else 0
         f1 += f1_score(result["answer"], query["answers"]) if query["answers"] else 0
-        passages = {p["id"]: p["doc_id"] for p in result["passages"]}
+        passages = {p["id"]: judged_id(p["doc_id"], p["ref"]) for p in result["passages"]}
         hits_gold += any(passages[c["passage_id"]] in gold_docs for c in result["citations"])
     n = max(1, len(queries))
     prefix = "unanswerable_" if unanswerable else ""

@@ -63,6 +63,38 @@ def test_eval_of_a_question_set_against_another_folders_corpus(tmp_path):
     assert missing.exit_code != 0 and "--corpus PATH" in missing.output
 
 
+SEIFIM = [  # a book of referenced seifim, as ../shared gives the Shulchan Arukh: qrels name refs
+    {"ref": "Shulchan Arukh, Orach Chayim 318:1", "siman": 318, "seif": 1,
+     "he": "דין המבשל בשבת. ובו ב סעיפים:המבשל בשבת במזיד אסור לו לעולם:"},
+    {"ref": "Shulchan Arukh, Orach Chayim 318:2", "siman": 318, "seif": 2,
+     "he": "מים שהוחמו מערב שבת מותר לשתותם: הגה ומותר ליתן אותם על גבי כירה (טור):"},
+    {"ref": "Shulchan Arukh, Orach Chayim 90:1", "siman": 90, "seif": 1,
+     "he": "מקום התפלה. ובו סעיף אחד:ישתדל אדם להתפלל בבית הכנסת עם הציבור:"},
+]
+
+
+def test_eval_against_the_library_of_an_ingested_book_ranks_by_ref(tmp_path):
+    book = tmp_path / "sa.jsonl"
+    book.write_text("".join(json.dumps(s, ensure_ascii=False) + "\n" for s in SEIFIM), encoding="utf-8")
+    questions = tmp_path / "halacha-book"
+    (questions / "qrels").mkdir(parents=True)
+    asked = [("q1", "מותר לשים את המים על הכירה?", "Shulchan Arukh, Orach Chayim 318:2"),  # the gloss counts as its seif
+             ("q2", "מה הדין אם מישהו בישל בשבת בכוונה?", "Shulchan Arukh, Orach Chayim 318:1"),
+             ("q3", "איפה עדיף להתפלל?", "Shulchan Arukh, Orach Chayim 90:1")]  # found by the siman's topic
+    (questions / "queries.jsonl").write_text(
+        "".join(json.dumps({"_id": q, "text": t}, ensure_ascii=False) + "\n" for q, t, _ in asked), encoding="utf-8")
+    (questions / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\n" + "".join(f"{q}\t{d}\t1\n" for q, _, d in asked))
+    result, log = run_eval(tmp_path, questions, "--mode", "bm25", "--corpus", book)
+    assert "ingesting" in log and "(4 passages" in log  # two rulings, one gloss, one ruling
+    assert result["queries"] == 3 and result["mrr@10"] == 1.0
+    again, log = run_eval(tmp_path, questions, "--mode", "bm25", "--corpus", book)
+    assert "ingesting" not in log and again["mrr@10"] == 1.0
+
+    app = create_app({"TESTING": True})
+    refused = app.test_cli_runner().invoke(args=["eval", str(questions), "--corpus", str(book), "--unanswerable"])
+    assert refused.exit_code != 0 and "one book" in refused.output
+
+
 def test_eval_answers_and_unanswerable(tmp_path, beir):
     result, _ = run_eval(tmp_path, beir, "--answers", "--unanswerable")
     assert result["citation_valid"] == 1.0 and result["unanswerable_citation_valid"] == 1.0

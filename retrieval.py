@@ -2,7 +2,9 @@
 
 fused = alpha * cosine + (1 - alpha) * bm25 / max(bm25), over the union of each method's top
 candidates; the best `rerank_depth` go to the cross-encoder when one is loaded, and the top k are
-returned with every stage's score. Without a cross-encoder the hybrid order stands.
+returned with every stage's score. Without a cross-encoder the hybrid order stands. A question is searched
+in its own words and in the words the texts use for them (glossary.py), so an English or everyday-Hebrew
+question finds a rabbinic text.
 """
 import json
 import logging
@@ -13,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 import library
-from analyzer import analyze_query
+from glossary import query_words, with_text_words
 from hebrew import HEBREW_LETTER
 from models import Hit
 
@@ -144,14 +146,14 @@ class Retriever:
         ids = np.zeros(0, dtype=np.int64)
         bm25_all = np.zeros(len(view.chunks))
         if mode != "dense":
-            bm25_all = view.bm25.scores_any(analyze_query(query))  # a Hebrew word counts by its best form
+            bm25_all = view.bm25.scores_any(query_words(query))  # a word counts by its best form; glossary words added
             if allowed is not None:
                 bm25_all[~allowed] = 0.0
             bm25_top = _top(bm25_all, candidates)
             ids = bm25_top[bm25_all[bm25_top] > 0]  # a chunk with no query word is no BM25 candidate
             lap("bm25")
         if mode != "bm25":
-            query_vector = self.embedder.embed_queries([query])[0]
+            query_vector = self.embedder.embed_queries([with_text_words(query, view.bm25.vocab)])[0]
             lap("embed_query")
             ids = np.union1d(ids, self._dense_candidates(view, query_vector, candidates, allowed)).astype(np.int64)
             lap("dense")

@@ -1,7 +1,7 @@
 """The offline answerer: an answer made only of sentences from the retrieved passages, each cited.
 
 It needs no network and no generative model. Each sentence of the passages is scored against
-the question (cosine of embeddings of the sentence with its passage's title, plus the share of the
+the question (cosine of embeddings of the sentence with its passage's heading, plus the share of the
 question's content words it contains); the best few, as many as the query type asks for, are
 returned in reading order, each ending with its passage's [n]. A chosen sentence that opens with
 a pronoun brings its passage's first sentence along, so the answer says who "he" is. When even the best sentence is too far from the question,
@@ -23,6 +23,7 @@ import structure
 from bm25 import tokenize
 from chunking import split_sentences
 from generator import decline_text, passage_label
+from library import heading
 from models import Draft, Hit, WriteRequest
 
 STOP_WORDS = frozenset(
@@ -153,14 +154,15 @@ class ExtractiveWriter:
     def choose(self, question: str, query_type: str, hits: list[Hit]) -> list[tuple[int, str]]:
         """(passage number, sentence) of the sentences that answer the question, in reading order; [] to decline."""
         sentences = self.candidates(hits)
-        mentioned = set().union(*(tokenize(f"{h.chunk.title} {h.chunk.text}") for h in hits)) if hits else set()
+        mentioned = set().union(*(tokenize(f"{heading(h.chunk)} {h.chunk.text}") for h in hits)) if hits else set()
         if not sentences or not anchors(question) <= mentioned:
             return []  # the question names something (Evidenz, 2030) that no passage mentions
-        # a sentence is scored with its passage's title, so "His discovery in 1928..." is known to be Fleming's
+        # a sentence is scored with its passage's heading, so "His discovery in 1928..." is known to be Fleming's,
+        # and a seif's ruling is read under its siman's topic ("דין המבשל בשבת")
         asked_vector = self.embedder.embed_queries([question])[0]
-        similarity = self.embedder.embed([f"{hits[n - 1].chunk.title}: {s}" for n, _, s in sentences]) @ asked_vector
+        similarity = self.embedder.embed([f"{heading(hits[n - 1].chunk)}: {s}" for n, _, s in sentences]) @ asked_vector
         asked = content_words(question)
-        titles = {n: content_words(hits[n - 1].chunk.title) for n in range(1, len(hits) + 1)}
+        titles = {n: content_words(heading(hits[n - 1].chunk)) for n in range(1, len(hits) + 1)}
         overlap = np.array([len(asked & (content_words(s) | titles[n])) / max(1, len(asked)) for n, _, s in sentences])
         score = 0.7 * similarity + 0.3 * overlap
         if query_type == "calculation":

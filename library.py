@@ -65,10 +65,14 @@ def chunk_documents(docs: list[Document], max_chars: int, overlap: int) -> list[
     return chunks
 
 
+def heading(chunk: Chunk) -> str:
+    """Where a chunk sits, in words: its title and section labels ("Shulchan Arukh אורח חיים סימן שי״ח דין המבשל בשבת ...")."""
+    return " ".join(filter(None, [chunk.title, *chunk.section_path]))
+
+
 def passage_text(chunk: Chunk) -> str:
-    """What is indexed for a chunk: its title (and section) and its text, so 'Alexander Fleming' matches his article."""
-    heading = " ".join(filter(None, [chunk.title, *chunk.section_path]))
-    return f"{heading}\n{chunk.text}" if heading else chunk.text
+    """What is indexed for a chunk: its heading and its text, so 'Alexander Fleming' matches his article."""
+    return f"{heading(chunk)}\n{chunk.text}" if heading(chunk) else chunk.text
 
 
 def index_bm25(chunks: list[Chunk]) -> BM25:

@@ -201,6 +201,28 @@ def calibrate_support_command(folder: Path, limit: int, seed: int):
     click.echo(json.dumps(result))
 
 
+@click.command("calibrate-decline")
+@click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--limit", default=300, show_default=True, help="Questions to sample.")
+@click.option("--seed", default=0, show_default=True)
+@click.option("--cache", default="data/cache/eval", show_default=True, type=click.Path(path_type=Path))
+@with_appcontext
+def calibrate_decline_command(folder: Path, limit: int, seed: int, cache: Path):
+    """Choose the offline writer's decline thresholds on a BEIR folder's own corpus; the last line is JSON."""
+    import evaluate
+    import library
+    from pipeline import Pipeline
+
+    config = current_app.config
+    docs = library.read_corpus(folder / "corpus.jsonl")
+    pipeline = Pipeline.load(config, lambda embedder: evaluate.cached_library(
+        docs, embedder, config["MAX_CHARS"], config["OVERLAP_CHARS"], cache))
+    result = evaluate.calibrate_decline(pipeline, folder, limit, seed)
+    click.echo(f"min_similarity {result['min_similarity']}, min_score {result['min_score']}: "
+               f"balanced accuracy {result['balanced_accuracy']} (now {result['current_balanced_accuracy']})")
+    click.echo(json.dumps(result))
+
+
 @click.command("bench-ingest")
 @click.option("--pages", default=200, show_default=True, help="Pages of the generated PDF (about 500 words each).")
 @with_appcontext
@@ -239,5 +261,5 @@ def train_reranker(sets, base, out, queries, negatives, random_negatives, lr, la
     click.echo(json.dumps(card))
 
 
-commands = [ingest_default, ingest_corpus, ingest, train_classifier, eval_command, bench_command, bench_ingest_command, calibrate_support_command,
+commands = [ingest_default, ingest_corpus, ingest, train_classifier, eval_command, bench_command, bench_ingest_command, calibrate_support_command, calibrate_decline_command,
             train_reranker]

@@ -234,3 +234,38 @@ def calibrate_support(verifier, folder: Path, limit: int, seed: int = 0) -> dict
             "supported_kept": round(float((pos >= candidates[best]).mean()), 4),
             "unsupported_removed": round(float((neg < candidates[best]).mean()), 4),
             "support_mean_gold": round(float(pos.mean()), 4), "support_mean_other": round(float(neg.mean()), 4)}
+
+
+def calibrate_decline(pipeline, folder: Path, limit: int, seed: int = 0) -> dict:
+    """The offline writer's decline thresholds that best tell questions whose gold passage was retrieved from the
+    same questions asked with their gold documents left out (which it should decline).
+
+    Each question is retrieved twice; the writer's best sentence cosine and best combined score are kept for
+    both, and every pair of thresholds on a grid is scored by balanced accuracy (answered with the gold present,
+    declined without it). Only questions whose gold passage is retrieved count as answerable.
+    """
+    writer, retriever = pipeline.generator.writers["offline"], pipeline.retriever
+    qrels = read_qrels(folder)
+    queries = sample(read_queries(folder), qrels, limit, seed)
+    best = {True: [], False: []}  # gold retrieved -> [(best cosine, best score)]; False: gold left out
+    for query in tqdm(queries, desc="decline calibration", file=sys.stderr):
+        gold = frozenset(d for d, g in qrels[query["id"]].items() if g > 0)
+        for answerable in (True, False):
+            hits = retriever.search(query["text"], exclude_docs=frozenset() if answerable else gold)
+            if answerable and not any(judged_id(h.chunk.doc_id, h.chunk.ref) in gold for h in hits):
+                break  # retrieval missed: neither outcome says anything about the writer
+            _, similarity, score = writer.scores(query["text"], "factual_lookup", hits)
+            best[answerable].append((similarity.max(initial=0.0), score.max(initial=0.0)))
+    pos, neg = np.array(best[True]), np.array(best[False])
+    grid = np.round(np.arange(0.20, 0.96, 0.01), 2)
+    results = [(((pos[:, 0] >= s) & (pos[:, 1] >= t)).mean(), ((neg[:, 0] < s) | (neg[:, 1] < t)).mean(), s, t)
+               for s in grid for t in grid]
+    answered, declined, s, t = max(results, key=lambda r: (r[0] + r[1]) / 2)
+    current = (writer.min_similarity, writer.min_score)
+    now_answered = ((pos[:, 0] >= current[0]) & (pos[:, 1] >= current[1])).mean()
+    now_declined = ((neg[:, 0] < current[0]) | (neg[:, 1] < current[1])).mean()
+    return {"questions": len(pos), "min_similarity": float(s), "min_score": float(t),
+            "balanced_accuracy": round((answered + declined) / 2, 4), "answered_with_gold": round(float(answered), 4),
+            "declined_without_gold": round(float(declined), 4), "current": list(current),
+            "current_balanced_accuracy": round(float(now_answered + now_declined) / 2, 4),
+            "mean_best_score_gold": round(float(pos[:, 1].mean()), 4), "mean_best_score_without": round(float(neg[:, 1].mean()), 4)}

@@ -33,8 +33,12 @@ STOP_WORDS = frozenset(
 )
 SENTENCES_PER_TYPE = {"factual_lookup": 2, "explanation": 4, "reasoning": 4, "calculation": 3}
 PRONOUN_START = re.compile(r"(he|she|it|its|his|her|they|their|this|these|those)\b", re.I)
-MIN_SIMILARITY = 0.35  # below this cosine for every sentence, the passages are not about the question
-MIN_SCORE = 0.40  # below this combined score, the best sentence does not answer it
+# (least cosine of the best sentence, least combined score of the best sentence) to answer, by embedder: below
+# either, the passages are not about the question and the writer declines. An embedder's cosines have their own
+# scale (e5 gives unrelated Hebrew text 0.8), so each is chosen by `flask --app app calibrate-decline` on questions
+# asked with and without their gold passage. MiniLM's were set by hand on squad-dev.
+DECLINE_THRESHOLDS = {"sentence-transformers/all-MiniLM-L6-v2": (0.35, 0.40), "intfloat/multilingual-e5-small": (0.83, 0.64)}
+DECLINE_THRESHOLD = DECLINE_THRESHOLDS["sentence-transformers/all-MiniLM-L6-v2"]  # for an embedder not calibrated
 KEEP_WITHIN = 0.15  # further sentences must score within this of the best one
 HEADING_WORDS = 10  # a first line this short without closing punctuation is a heading ("Chapter 3: Varroa Mites")
 CLOSING = re.compile(r"[.!?:;׃\"'”)\]]\s*$")
@@ -99,8 +103,9 @@ class ExtractiveWriter:
     name = "offline"
     model = None
 
-    def __init__(self, embedder):
+    def __init__(self, embedder, thresholds: tuple[float, float] | None = None):
         self.embedder = embedder
+        self.min_similarity, self.min_score = thresholds or DECLINE_THRESHOLDS.get(embedder.name, DECLINE_THRESHOLD)
         self.last_call: dict | None = None
 
     def candidates(self, hits: list[Hit]) -> list[tuple[int, int, str]]:
@@ -151,12 +156,11 @@ class ExtractiveWriter:
             pieces.append(f"- {cite(sentence, n)}")
         return pieces
 
-    def choose(self, question: str, query_type: str, hits: list[Hit]) -> list[tuple[int, str]]:
-        """(passage number, sentence) of the sentences that answer the question, in reading order; [] to decline."""
+    def scores(self, question: str, query_type: str, hits: list[Hit]) -> tuple[list[tuple[int, int, str]], np.ndarray, np.ndarray]:
+        """The candidate sentences, each one's cosine with the question, and its combined score."""
         sentences = self.candidates(hits)
-        mentioned = set().union(*(tokenize(f"{heading(h.chunk)} {h.chunk.text}") for h in hits)) if hits else set()
-        if not sentences or not anchors(question) <= mentioned:
-            return []  # the question names something (Evidenz, 2030) that no passage mentions
+        if not sentences:
+            return [], np.zeros(0), np.zeros(0)
         # a sentence is scored with its passage's heading, so "His discovery in 1928..." is known to be Fleming's,
         # and a seif's ruling is read under its siman's topic ("דין המבשל בשבת")
         asked_vector = self.embedder.embed_queries([question])[0]
@@ -167,8 +171,18 @@ class ExtractiveWriter:
         score = 0.7 * similarity + 0.3 * overlap
         if query_type == "calculation":
             score += 0.05 * np.array([bool(re.search(r"\d", s)) for _, _, s in sentences])
+        return sentences, similarity, score
+
+    def choose(self, question: str, query_type: str, hits: list[Hit]) -> list[tuple[int, str]]:
+        """(passage number, sentence) of the sentences that answer the question, in reading order; [] to decline."""
+        mentioned = set().union(*(tokenize(f"{heading(h.chunk)} {h.chunk.text}") for h in hits)) if hits else set()
+        if not anchors(question) <= mentioned:
+            return []  # the question names something (Evidenz, 2030) that no passage mentions
+        sentences, similarity, score = self.scores(question, query_type, hits)
+        if not sentences:
+            return []
         best = int(score.argmax())
-        if similarity.max() < MIN_SIMILARITY or score[best] < MIN_SCORE:
+        if similarity.max() < self.min_similarity or score[best] < self.min_score:
             return []
         ranked = [i for i in np.argsort(-score) if score[i] >= score[best] - KEEP_WITHIN]
         chosen = set(ranked[: SENTENCES_PER_TYPE[query_type]])
@@ -176,7 +190,7 @@ class ExtractiveWriter:
             n = sentences[i][0]
             for j in np.argsort(-score):
                 m = sentences[j][0]
-                if similarity[j] >= MIN_SIMILARITY and (glosses(hits[n - 1], hits[m - 1]) or glosses(hits[m - 1], hits[n - 1])):
+                if similarity[j] >= self.min_similarity and (glosses(hits[n - 1], hits[m - 1]) or glosses(hits[m - 1], hits[n - 1])):
                     chosen.add(int(j))
                     break
         for i in list(chosen):  # "He shared the prize" needs the passage's opening sentence to say who "he" is

@@ -117,3 +117,13 @@ def test_support_calibration_separates_gold_from_other_paragraphs(beir):
     result = calibrate_support(Verifier(FakeEmbedder()), beir, limit=10)
     assert result["claims"] > 0 and 0.2 <= result["threshold"] <= 0.94
     assert result["support_mean_gold"] > result["support_mean_other"]
+
+
+def test_decline_calibration_finds_thresholds_at_least_as_good_as_the_current_ones(tmp_path, beir):
+    app = create_app({"TESTING": True})
+    result = app.test_cli_runner().invoke(args=["calibrate-decline", str(beir), "--limit", "4", "--cache", str(tmp_path / "c")])
+    assert result.exit_code == 0, result.output + str(result.exception)
+    figures = json.loads(result.stdout.strip().splitlines()[-1])
+    assert figures["questions"] > 0 and 0.2 <= figures["min_similarity"] <= 0.95 and 0.2 <= figures["min_score"] <= 0.95
+    assert figures["balanced_accuracy"] >= figures["current_balanced_accuracy"]  # the current pair is on the grid
+    assert figures["mean_best_score_gold"] > figures["mean_best_score_without"]

@@ -39,6 +39,20 @@ def test_real_embedder_declines_when_the_passages_are_off_topic(real_embedder):
     assert ExtractiveWriter(real_embedder).write(WriteRequest(question, "factual_lookup", hits)).text == CANNOT_ANSWER
 
 
+def test_decline_thresholds_are_the_embedders_own_unless_given():
+    from extractive import DECLINE_THRESHOLD, DECLINE_THRESHOLDS
+
+    class E5Named(FakeEmbedder):
+        name = "intfloat/multilingual-e5-small"
+
+    assert (ExtractiveWriter(FakeEmbedder()).min_similarity, ExtractiveWriter(FakeEmbedder()).min_score) == DECLINE_THRESHOLD
+    assert (ExtractiveWriter(E5Named()).min_similarity, ExtractiveWriter(E5Named()).min_score) == DECLINE_THRESHOLDS[E5Named.name]
+    question, hits = "Who discovered penicillin?", make_retriever().search("Who discovered penicillin?", top_k=3)
+    assert "[1]" in ExtractiveWriter(FakeEmbedder()).write(WriteRequest(question, "factual_lookup", hits)).text
+    strict = ExtractiveWriter(FakeEmbedder(), thresholds=(0.99, 0.99))  # no sentence is that close: decline
+    assert strict.write(WriteRequest(question, "factual_lookup", hits)).text == CANNOT_ANSWER
+
+
 def test_full_answer_through_the_generator_resolves_every_citation(real_embedder):
     retriever = make_retriever(embedder=real_embedder)
     hits = retriever.search("When was Rome founded?", top_k=4)

@@ -136,7 +136,8 @@ def sample(queries: list[dict], qrels: dict, limit: int | None, seed: int) -> li
 
 
 def evaluate_retrieval(retriever, queries: list[dict], qrels: dict, mode: str | None) -> dict:
-    """nDCG@10, recall@5/10/100, MRR@10 and latency of the retriever in mode."""
+    """nDCG@10, recall@5/10/100, MRR@10 and latency of the retriever in mode; for qrels naming refs
+    ("Shulchan Arukh, Orach Chayim 318:1"), also how often a seif of a right siman is in the top 10."""
     totals = {"ndcg@10": 0.0, "recall@5": 0.0, "recall@10": 0.0, "recall@100": 0.0, "mrr@10": 0.0}
     latencies = []
     chunks_needed = 2 * DEPTH  # a document may have several chunks among the best
@@ -145,6 +146,10 @@ def evaluate_retrieval(retriever, queries: list[dict], qrels: dict, mode: str | 
         hits = retriever.search(query["text"], top_k=chunks_needed, candidates=max(chunks_needed, retriever.config.candidates), mode=mode)
         latencies.append((time.perf_counter() - started) * 1000)
         ranking, judged = doc_ranking(hits)[:DEPTH], qrels[query["id"]]
+        if all(":" in d for d in judged):  # qrels naming refs: is the right section (a siman) in the top 10 at all?
+            sections = {d.rsplit(":", 1)[0] for d, g in judged.items() if g > 0}
+            totals["section_hit@10"] = totals.get("section_hit@10", 0.0) + any(
+                d.rsplit(":", 1)[0] in sections for d in ranking[:10])
         totals["ndcg@10"] += ndcg_at_k(ranking, judged, 10)
         totals["mrr@10"] += mrr_at_k(ranking, judged, 10)
         for k in (5, 10, 100):

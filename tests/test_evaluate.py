@@ -18,6 +18,7 @@ def test_eval_prints_metrics_as_the_last_json_line_and_caches_the_index(tmp_path
     assert first["queries"] == 4 and first["ndcg@10"] == 1.0 and first["mrr@10"] == 1.0 and first["recall@5"] == 1.0
     assert first["latency_ms_p95"] >= first["latency_ms_p50"] > 0
     assert first["config"]["mode"] == "hybrid" and first["config"]["dataset"] == "tiny-beir"
+    assert "section_hit@10" not in first  # qrels naming documents, not refs
     second, log = run_eval(tmp_path, beir, "--mode", "dense", "--limit", "2", "--seed", "3")
     assert "indexing" not in log and second["queries"] == 2 and second["config"]["mode"] == "dense"
 
@@ -80,15 +81,16 @@ def test_eval_against_the_library_of_an_ingested_book_ranks_by_ref(tmp_path):
     (questions / "qrels").mkdir(parents=True)
     asked = [("q1", "מותר לשים את המים על הכירה?", "Shulchan Arukh, Orach Chayim 318:2"),  # the gloss counts as its seif
              ("q2", "מה הדין אם מישהו בישל בשבת בכוונה?", "Shulchan Arukh, Orach Chayim 318:1"),
-             ("q3", "איפה עדיף להתפלל?", "Shulchan Arukh, Orach Chayim 90:1")]  # found by the siman's topic
+             ("q3", "איפה עדיף להתפלל?", "Shulchan Arukh, Orach Chayim 90:1"),  # found by the siman's topic
+             ("q4", "מים שהוחמו מערב שבת", "Shulchan Arukh, Orach Chayim 318:7")]  # a seif the book lacks: its siman
     (questions / "queries.jsonl").write_text(
         "".join(json.dumps({"_id": q, "text": t}, ensure_ascii=False) + "\n" for q, t, _ in asked), encoding="utf-8")
     (questions / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\n" + "".join(f"{q}\t{d}\t1\n" for q, _, d in asked))
     result, log = run_eval(tmp_path, questions, "--mode", "bm25", "--corpus", book)
     assert "ingesting" in log and "(4 passages" in log  # two rulings, one gloss, one ruling
-    assert result["queries"] == 3 and result["mrr@10"] == 1.0
+    assert result["queries"] == 4 and result["mrr@10"] == 0.75 and result["section_hit@10"] == 1.0
     again, log = run_eval(tmp_path, questions, "--mode", "bm25", "--corpus", book)
-    assert "ingesting" not in log and again["mrr@10"] == 1.0
+    assert "ingesting" not in log and again["mrr@10"] == 0.75
 
     app = create_app({"TESTING": True})
     refused = app.test_cli_runner().invoke(args=["eval", str(questions), "--corpus", str(book), "--unanswerable"])

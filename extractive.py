@@ -8,7 +8,7 @@ a pronoun brings its passage's first sentence along, so the answer says who "he"
 it declines with the fixed decline sentence (in the answer's language) instead of guessing, and also when
 the question names something (a capitalised name, a number) that no passage mentions at all. When the
 sentences come from several units with canonical references (a ruling and its gloss, two authorities),
-each is listed under its own reference, so opinions are never merged.
+each is listed under its own reference (its Hebrew label in a Hebrew answer), so opinions are never merged.
 Does not: paraphrase, translate (its sentences keep the passages' language), compute (a calculation question
 gets the figures it would need) or merge facts.
 """
@@ -25,6 +25,7 @@ from chunking import split_sentences
 from generator import decline_text, passage_label
 from library import heading
 from models import Draft, Hit, WriteRequest
+from refs import hebrew_label
 
 STOP_WORDS = frozenset(
     "a an and are as at be by did do does for from had has have how i in is it its of on or so than that the "
@@ -147,7 +148,8 @@ class ExtractiveWriter:
         # each opinion under its own reference, never merged into one statement
         pieces, current = [], None
         for n, sentence in chosen:
-            label = passage_label(request.hits[n - 1])
+            hit = request.hits[n - 1]  # a Hebrew answer names its sources in Hebrew, so it reads right to left
+            label = (request.language == "he" and hebrew_label(hit.chunk.ref)) or passage_label(hit)
             if label != current:
                 pieces.append(f"{'' if not pieces else chr(10) * 2}{label}:\n")
                 current = label

@@ -80,7 +80,7 @@ function passageCard(turn, passage, reranked) {
   const card = passageTemplate.content.firstElementChild.cloneNode(true);
   card.id = `${turn.element.id}-p${passage.n}`;
   card.dataset.n = passage.n;
-  card.dir = textDirection(`${passage.title} ${passage.chunk || ""}`);  // a Hebrew card reads from the right
+  card.dir = textDirection(passage.chunk || passage.title || "");  // a Hebrew passage reads from the right, whatever its title
   card.querySelector(".passage-n").textContent = `[${passage.n}]`;
   card.querySelector(".passage-title").textContent = passage.title;
   const ref = card.querySelector(".passage-ref");

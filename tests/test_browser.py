@@ -373,7 +373,7 @@ def test_history_feedback_settings_and_conversations(page, serve):
 
 HEBREW = [
     Document("oc-318", "שולחן ערוך, אורח חיים", "המבשל בשבת חייב. מותר לחמם מים לפני השבת ולהשאירם על האש המכוסה."),
-    Document("oc-495", "שולחן ערוך, אורח חיים", "ביום טוב מותר לבשל אוכל נפש. אסור לבשל ביום טוב לצורך יום אחר."),
+    Document("oc-495", "Shulchan Arukh", "ביום טוב מותר לבשל אוכל נפש. אסור לבשל ביום טוב לצורך יום אחר."),  # as imported
     *CORPUS,
 ]
 HEBREW_REFS = {"oc-318": "Shulchan Arukh, Orach Chayim 318:1", "oc-495": "Shulchan Arukh, Orach Chayim 495:1"}
@@ -415,6 +415,8 @@ def test_hebrew_reads_right_to_left_and_english_left_to_right(page, serve):
     hebrew.locator(".answer a.cite").first.click()
     assert hebrew.locator(".passage-text mark").first.text_content() == "מותר לחמם מים לפני השבת ולהשאירם על האש המכוסה."
     assert hebrew_card.evaluate(direction) == "rtl"  # the whole card, its title first on the right
+    yom_tov = page.locator(".turn").nth(1).locator(".passage", has_text="ביום טוב").first  # an English title
+    assert yom_tov.evaluate(direction) == "rtl" and yom_tov.locator("bdi.passage-ref").text_content() == 'שו"ע או"ח תצ"ה:א'
     # The window as tall as the page, so the sticky question box sits at the bottom of the picture.
     page.set_viewport_size({"width": 1100, "height": page.evaluate("document.documentElement.scrollHeight")})
     page.evaluate("window.scrollTo(0, 0)")

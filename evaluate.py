@@ -5,9 +5,9 @@ configured embedder and chunking into a cache keyed by corpus hash plus configur
 starts at once; BM25-only runs embed nothing. A document split into several chunks counts as retrieved
 at the rank of its best chunk. Queries written against a book (the Shulchan Arukh's jsonl, say) are run
 against the library a user gets by ingesting that file, and their qrels name refs: a passage counts as
-its ref, a gloss ("..., Rema") as the seif it glosses. `--unanswerable` leaves each query's gold documents out of retrieval
-(they stay in the BM25 statistics, a negligible difference) and measures how often the answerer
-declines, as an honest one should.
+its ref, a gloss ("..., Rema") as the seif it glosses. `--unanswerable` leaves each query's gold
+documents out of retrieval (they stay in the BM25 statistics, a negligible difference) and measures how
+often the answerer declines, as an honest one should.
 """
 import hashlib
 import json
@@ -262,15 +262,17 @@ def calibrate_decline(pipeline, folder: Path, limit: int, seed: int = 0) -> dict
             _, similarity, score = writer.scores(query["text"], "factual_lookup", hits)
             best[answerable].append((similarity.max(initial=0.0), score.max(initial=0.0)))
     pos, neg = np.array(best[True]), np.array(best[False])
+
+    def rates(min_similarity: float, min_score: float) -> tuple[float, float]:
+        """(share answered with the gold present, share declined without it) at these thresholds."""
+        return (float(((pos[:, 0] >= min_similarity) & (pos[:, 1] >= min_score)).mean()),
+                float(((neg[:, 0] < min_similarity) | (neg[:, 1] < min_score)).mean()))
+
     grid = np.round(np.arange(0.20, 0.96, 0.01), 2)
-    results = [(((pos[:, 0] >= s) & (pos[:, 1] >= t)).mean(), ((neg[:, 0] < s) | (neg[:, 1] < t)).mean(), s, t)
-               for s in grid for t in grid]
-    answered, declined, s, t = max(results, key=lambda r: (r[0] + r[1]) / 2)
-    current = (writer.min_similarity, writer.min_score)
-    now_answered = ((pos[:, 0] >= current[0]) & (pos[:, 1] >= current[1])).mean()
-    now_declined = ((neg[:, 0] < current[0]) | (neg[:, 1] < current[1])).mean()
+    s, t = max(((s, t) for s in grid for t in grid), key=lambda pair: sum(rates(*pair)))
+    (answered, declined), current = rates(s, t), (writer.min_similarity, writer.min_score)
     return {"questions": len(pos), "min_similarity": float(s), "min_score": float(t),
-            "balanced_accuracy": round((answered + declined) / 2, 4), "answered_with_gold": round(float(answered), 4),
-            "declined_without_gold": round(float(declined), 4), "current": list(current),
-            "current_balanced_accuracy": round(float(now_answered + now_declined) / 2, 4),
+            "balanced_accuracy": round((answered + declined) / 2, 4), "answered_with_gold": round(answered, 4),
+            "declined_without_gold": round(declined, 4), "current": list(current),
+            "current_balanced_accuracy": round(sum(rates(*current)) / 2, 4),
             "mean_best_score_gold": round(float(pos[:, 1].mean()), 4), "mean_best_score_without": round(float(neg[:, 1].mean()), 4)}

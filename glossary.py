@@ -55,7 +55,7 @@ def load(path: Path = GLOSSARY) -> dict[tuple[str, ...], tuple[Slot, ...]]:
 def forms(token: str) -> list[str]:
     """The ways a question's word may be written in the glossary: itself, then without an ending or prefix."""
     if HEBREW.search(token):
-        return [token, *strip_prefixes(token)] if token else []
+        return [token, *strip_prefixes(token)]
     found = [token]
     for ending, replacement in (("ies", "y"), ("es", ""), ("s", ""), ("ing", ""), ("ing", "e"), ("ed", ""), ("ed", "e")):
         stem = token[: -len(ending)] + replacement if token.endswith(ending) and len(token) > len(ending) + 2 else ""

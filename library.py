@@ -72,7 +72,8 @@ def heading(chunk: Chunk) -> str:
 
 def passage_text(chunk: Chunk) -> str:
     """What is indexed for a chunk: its heading and its text, so 'Alexander Fleming' matches his article."""
-    return f"{heading(chunk)}\n{chunk.text}" if heading(chunk) else chunk.text
+    above = heading(chunk)
+    return f"{above}\n{chunk.text}" if above else chunk.text
 
 
 def index_bm25(chunks: list[Chunk]) -> BM25:

@@ -23,7 +23,7 @@ import structure
 from bm25 import tokenize
 from chunking import split_sentences
 from generator import decline_text, passage_label
-from library import heading
+from library import heading, passage_text
 from models import Draft, Hit, WriteRequest
 from refs import hebrew_label
 
@@ -165,10 +165,11 @@ class ExtractiveWriter:
             return [], np.zeros(0), np.zeros(0)
         # a sentence is scored with its passage's heading, so "His discovery in 1928..." is known to be Fleming's,
         # and a seif's ruling is read under its siman's topic ("דין המבשל בשבת")
+        headings = [heading(hit.chunk) for hit in hits]  # passage n's is headings[n - 1]
         asked_vector = self.embedder.embed_queries([question])[0]
-        similarity = self.embedder.embed([f"{heading(hits[n - 1].chunk)}: {s}" for n, _, s in sentences]) @ asked_vector
+        similarity = self.embedder.embed([f"{headings[n - 1]}: {s}" for n, _, s in sentences]) @ asked_vector
         asked = content_words(question)
-        titles = {n: content_words(heading(hits[n - 1].chunk)) for n in range(1, len(hits) + 1)}
+        titles = {n: content_words(text) for n, text in enumerate(headings, start=1)}
         overlap = np.array([len(asked & (content_words(s) | titles[n])) / max(1, len(asked)) for n, _, s in sentences])
         score = 0.7 * similarity + 0.3 * overlap
         if query_type == "calculation":
@@ -177,7 +178,7 @@ class ExtractiveWriter:
 
     def choose(self, question: str, query_type: str, hits: list[Hit]) -> list[tuple[int, str]]:
         """(passage number, sentence) of the sentences that answer the question, in reading order; [] to decline."""
-        mentioned = set().union(*(tokenize(f"{heading(h.chunk)} {h.chunk.text}") for h in hits)) if hits else set()
+        mentioned = set().union(*(tokenize(passage_text(h.chunk)) for h in hits)) if hits else set()
         if not anchors(question) <= mentioned:
             return []  # the question names something (Evidenz, 2030) that no passage mentions
         sentences, similarity, score = self.scores(question, query_type, hits)

@@ -118,8 +118,10 @@ def train_classifier(data: Path, encoder: str | None, pooling: str, out: Path | 
 @click.option("--cache", default="data/cache/eval", show_default=True, type=click.Path(path_type=Path))
 @click.option("--corpus", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
               help="Search this corpus.jsonl, or the library of this one book (qrels naming refs), instead of FOLDER's own.")
+@click.option("--plain", is_flag=True, help="The baseline: BM25 with the plain word tokenizer, no analyzer or glossary.")
+@click.option("--text-field", default=None, help="Ask each query's metadata.FIELD instead of its text (halacha-he: en).")
 @with_appcontext
-def eval_command(folder, mode, limit, seed, split, answers, unanswerable, cache, corpus):
+def eval_command(folder, mode, limit, seed, split, answers, unanswerable, cache, corpus, plain, text_field):
     """Evaluate retrieval (and answers) on a BEIR-layout FOLDER; the last line is JSON."""
     import analyzer
     import evaluate
@@ -133,7 +135,7 @@ def eval_command(folder, mode, limit, seed, split, answers, unanswerable, cache,
     book = not evaluate.is_beir_corpus(corpus)
     if book and unanswerable:
         raise click.UsageError(f"--unanswerable leaves out gold documents, but {corpus.name} is one book; use a BEIR corpus.jsonl")
-    queries, qrels = evaluate.read_queries(folder), evaluate.read_qrels(folder, split)
+    queries, qrels = evaluate.read_queries(folder, text_field), evaluate.read_qrels(folder, split)
     queries = evaluate.sample(queries, qrels, limit, seed)
     bm25_only = mode == "bm25" and not (answers or unanswerable)  # nothing reads the vectors: embed nothing
 
@@ -143,17 +145,20 @@ def eval_command(folder, mode, limit, seed, split, answers, unanswerable, cache,
             return evaluate.ingested_library(corpus, embedder, cache)
         return evaluate.cached_library(library.read_corpus(corpus), embedder, config["MAX_CHARS"], config["OVERLAP_CHARS"], cache)
     pipeline = Pipeline.load(config, open_library)
+    if plain:
+        evaluate.plain_baseline(pipeline.retriever)
     result = {"queries": len(queries), **evaluate.evaluate_retrieval(pipeline.retriever, queries, qrels, mode)}
     if answers or unanswerable:
         result.update(evaluate.evaluate_answers(pipeline, queries, qrels, unanswerable=False))
     if unanswerable:
         result.update(evaluate.evaluate_answers(pipeline, queries, qrels, unanswerable=True))
     result["config"] = {
-        "dataset": folder.name, "corpus": str(corpus), "split": split, "mode": mode or ("rerank" if pipeline.retriever.reranker else "hybrid"),
+        "dataset": folder.name, "corpus": str(corpus), "split": split, "text_field": text_field, "mode": mode or ("rerank" if pipeline.retriever.reranker else "hybrid"),
         "limit": limit, "seed": seed, "embedding_model": config["EMBEDDING_MODEL"],
         "reranker": config["RERANKER_MODEL"] or None, "alpha": config["ALPHA"], "alpha_he": pipeline.retriever.config.alpha_he, "candidates": config["CANDIDATES"],
         "rerank_depth": config["RERANK_DEPTH"], "max_chars": config["MAX_CHARS"], "overlap": config["OVERLAP_CHARS"],
-        "generator": pipeline.generator.default if answers or unanswerable else None, "analyzer": analyzer.version(),
+        "generator": pipeline.generator.default if answers or unanswerable else None,
+        "analyzer": "plain (bm25.tokenize, no glossary)" if plain else analyzer.version(),
     }
     click.echo(json.dumps(result))
 

@@ -28,15 +28,18 @@ log = logging.getLogger(__name__)
 DEPTH = 100  # documents ranked per query: enough for recall@100
 
 
-def read_queries(folder: Path) -> list[dict]:
-    """Queries of queries.jsonl as {"id", "text", "answers"}."""
+def read_queries(folder: Path, text_field: str | None = None) -> list[dict]:
+    """Queries of queries.jsonl as {"id", "text", "answers"}; with text_field, each asked as its metadata[text_field]
+    instead (halacha-he's questions in English: "en"), and those without one left out."""
     queries = []
     with open(folder / "queries.jsonl", encoding="utf-8") as lines:
         for line in lines:
             if line.strip():
                 row = json.loads(line)
-                answers = (row.get("metadata") or {}).get("answers", [])
-                queries.append({"id": str(row["_id"]), "text": row["text"], "answers": answers})
+                metadata = row.get("metadata") or {}
+                text = metadata.get(text_field) if text_field else row["text"]
+                if isinstance(text, str) and text.strip():
+                    queries.append({"id": str(row["_id"]), "text": text, "answers": metadata.get("answers", [])})
     return queries
 
 
@@ -101,6 +104,18 @@ def ingested_library(path: Path, embedder, cache_root: Path):
         ingestor = Ingestor(book)
         ingestor.run(*ingestor.claim(ingestor.submit_file(path, path.name, {}).id))
         return book
+
+
+def plain_baseline(retriever) -> None:
+    """Make retriever the baseline the analyzer is measured against: BM25 over plain words (bm25.tokenize) of what
+    the library indexes, questions as plain words without the glossary, and embedded as asked."""
+    from dataclasses import replace
+
+    from bm25 import BM25, tokenize
+
+    view = retriever.library.current()
+    retriever.library = replace(view, bm25=BM25.index([tokenize(library.passage_text(c)) for c in view.chunks]))
+    retriever.config = replace(retriever.config, plain=True)
 
 
 def is_beir_corpus(path: Path) -> bool:

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 import library
+from bm25 import tokenize
 from glossary import query_words, with_text_words
 from hebrew import HEBREW_LETTER
 from models import Hit
@@ -33,6 +34,8 @@ class RetrievalConfig:
     rerank_depth: int = 32  # fused candidates the cross-encoder re-scores
     top_k: int = 5  # passages returned
     alpha_he: float = 0.5  # for queries in Hebrew (or Aramaic); Pipeline.load picks it per embedder (heq-dev)
+    plain: bool = False  # the baseline evaluations measure against: questions as plain words (bm25.tokenize), no
+    # analyzer, no glossary, embedded as asked; only for a library whose BM25 is plain too (evaluate.plain_baseline)
 
 
 class Reranker:
@@ -146,14 +149,15 @@ class Retriever:
         ids = np.zeros(0, dtype=np.int64)
         bm25_all = np.zeros(len(view.chunks))
         if mode != "dense":
-            bm25_all = view.bm25.scores_any(query_words(query))  # a word counts by its best form; glossary words added
+            words = [[word] for word in tokenize(query)] if cfg.plain else query_words(query)
+            bm25_all = view.bm25.scores_any(words)  # a word counts by its best form; glossary words added
             if allowed is not None:
                 bm25_all[~allowed] = 0.0
             bm25_top = _top(bm25_all, candidates)
             ids = bm25_top[bm25_all[bm25_top] > 0]  # a chunk with no query word is no BM25 candidate
             lap("bm25")
         if mode != "bm25":
-            query_vector = self.embedder.embed_queries([with_text_words(query, view.bm25.vocab)])[0]
+            query_vector = self.embedder.embed_queries([query if cfg.plain else with_text_words(query, view.bm25.vocab)])[0]
             lap("embed_query")
             ids = np.union1d(ids, self._dense_candidates(view, query_vector, candidates, allowed)).astype(np.int64)
             lap("dense")

@@ -42,7 +42,8 @@ HEBREW_DOCS = [
 HEBREW_QUERIES = [("h1", "האם מותר לשתות מים שהוחמו לפני השבת?", "oc-318"),
                   ("h2", "איפה עדיף להתפלל, בבית הכנסת?", "oc-90"),
                   ("h3", "מה עושים כשקמים בבוקר?", "oc-1"),
-                  ("h4", "מותר לאכול עוף שבושל בחלב?", "yd-87")]
+                  ("h4", "מותר לאכול עוף שבושל בחלב?", "yd-87"),
+                  ("h5", "מה הדין במבשל?", "oc-318")]  # no plain word of it is in the pointed passage
 
 
 def test_eval_of_a_question_set_against_another_folders_corpus(tmp_path):
@@ -56,8 +57,10 @@ def test_eval_of_a_question_set_against_another_folders_corpus(tmp_path):
     (questions / "qrels" / "test.tsv").write_text(
         "query-id\tcorpus-id\tscore\n" + "".join(f"{q}\t{d}\t1\n" for q, _, d in HEBREW_QUERIES))
     result, _ = run_eval(tmp_path, questions, "--mode", "bm25", "--corpus", corpus)
-    assert result["queries"] == 4 and result["ndcg@10"] == 1.0  # בבית הכנסת finds ביהכ"נ, השבת finds בַּשַּׁבָּת
+    assert result["queries"] == 5 and result["ndcg@10"] == 1.0  # בבית הכנסת finds ביהכ"נ, השבת finds בַּשַּׁבָּת
     assert result["config"]["dataset"] == "halacha-mini" and result["config"]["corpus"] == str(corpus)
+    plain, _ = run_eval(tmp_path, questions, "--mode", "bm25", "--corpus", corpus, "--plain")  # the baseline
+    assert plain["ndcg@10"] < 1.0 and plain["config"]["analyzer"].startswith("plain")  # plain words miss those
 
     app = create_app({"TESTING": True})
     missing = app.test_cli_runner().invoke(args=["eval", str(questions), "--mode", "bm25"])
@@ -129,3 +132,19 @@ def test_decline_calibration_finds_thresholds_at_least_as_good_as_the_current_on
     assert figures["questions"] > 0 and 0.2 <= figures["min_similarity"] <= 0.95 and 0.2 <= figures["min_score"] <= 0.95
     assert figures["balanced_accuracy"] >= figures["current_balanced_accuracy"]  # the current pair is on the grid
     assert figures["mean_best_score_gold"] > figures["mean_best_score_without"]
+
+
+def test_eval_asks_a_metadata_field_instead_of_the_text(tmp_path):
+    corpus = tmp_path / "corpus.jsonl"
+    corpus.write_text("".join(json.dumps(d, ensure_ascii=False) + "\n" for d in HEBREW_DOCS), encoding="utf-8")
+    questions = tmp_path / "halacha-en"
+    (questions / "qrels").mkdir(parents=True)
+    rows = [{"_id": "h1", "text": "מותר לשתות מים שהוחמו?", "metadata": {"en": "May I drink water heated before Shabbat?"}},
+            {"_id": "h2", "text": "איפה עדיף להתפלל?"}]  # no English: left out
+    (questions / "queries.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    (questions / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\nh1\toc-318\t1\nh2\toc-90\t1\n")
+    result, _ = run_eval(tmp_path, questions, "--mode", "bm25", "--corpus", corpus, "--text-field", "en")
+    assert result["queries"] == 1 and result["config"]["text_field"] == "en"
+    assert result["mrr@10"] == 1.0  # English words reach the Hebrew passage through the glossary
+    plain, _ = run_eval(tmp_path, questions, "--mode", "bm25", "--corpus", corpus, "--text-field", "en", "--plain")
+    assert plain["mrr@10"] == 0.0  # without it, no English word is in the text

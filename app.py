@@ -14,11 +14,12 @@ from pathlib import Path
 
 from flask import Flask
 
-from api import bp, register_error_handlers
-from documents import bp as documents_bp
-from history import History
-from history_api import bp as history_bp
-from cli import commands
+from web.api import bp, register_error_handlers
+from web.documents import bp as documents_bp
+from storage.history import History
+from web.history import bp as history_bp
+from evaluation.commands import commands as evaluation_commands
+from ingest.commands import commands as ingest_commands
 from pipeline import Pipeline
 
 # Models come from local folders only; a hub is never contacted unless the user says so.
@@ -86,8 +87,8 @@ class PipelineLoader:
 
     def load(self) -> None:
         """Load now, in this thread; a failure is kept as a message for /api/health."""
-        from embedding import ModelNotFound
-        from library import LibraryError
+        from search.embedding import ModelNotFound
+        from search.library import LibraryError
 
         try:
             self.pipeline = self.build()
@@ -131,6 +132,6 @@ def create_app(config=None, pipeline=None) -> Flask:
     app.register_blueprint(documents_bp)
     app.register_blueprint(history_bp)
     register_error_handlers(app)
-    for command in commands:
+    for command in ingest_commands + evaluation_commands:
         app.cli.add_command(command)
     return app

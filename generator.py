@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator
 
 from models import Answer, Citation, Draft, Hit, WriteRequest
-from verify import Check, claims_of, keep_valid_markers, marker_numbers, render, split_claims
+from writers.verify import Check, claims_of, keep_valid_markers, marker_numbers, render, split_claims
 
 log = logging.getLogger(__name__)
 

@@ -11,13 +11,13 @@ from collections.abc import Iterator
 from dataclasses import asdict
 from pathlib import Path
 
-from bm25 import tokenize
-from conversation import rewrite
-from extractive import content_words
+from search.bm25 import tokenize
+from question.conversation import rewrite
+from writers.offline import content_words
 from generator import DECLINE
-from hebrew import detect_language
+from hebrew.script import detect_language
 from models import Answer, Citation, Hit, WriteRequest
-from refs import hebrew_label
+from hebrew.refs import hebrew_label
 
 log = logging.getLogger(__name__)
 
@@ -73,15 +73,15 @@ class Pipeline:
         open_library(embedder) -> a library replaces LIBRARY_DIR when given (evaluation);
         history: where answers are logged and conversations kept (none when not given).
         """
-        from classifier import QueryClassifier
-        from embedding import Embedder
-        from extractive import ExtractiveWriter
+        from question.classifier import QueryClassifier
+        from search.embedding import Embedder
+        from writers.offline import ExtractiveWriter
         from generator import Generator
-        from jobs import Ingestor
-        from claude import ClaudeWriter
-        from gemini import GeminiWriter
-        from providers import OpenAIWriter
-        from verify import SUPPORT_THRESHOLD, SUPPORT_THRESHOLDS, Verifier
+        from ingest.jobs import Ingestor
+        from writers.claude import ClaudeWriter
+        from writers.gemini import GeminiWriter
+        from writers.providers import OpenAIWriter
+        from writers.verify import SUPPORT_THRESHOLD, SUPPORT_THRESHOLDS, Verifier
         from retrieval import RetrievalConfig, Reranker, Retriever
 
         started = time.perf_counter()

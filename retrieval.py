@@ -14,10 +14,10 @@ from pathlib import Path
 
 import numpy as np
 
-import library
-from bm25 import tokenize
-from glossary import query_words, with_text_words
-from hebrew import HEBREW_LETTER
+from search import library
+from search.bm25 import tokenize
+from hebrew.glossary import query_words, with_text_words
+from hebrew.script import HEBREW_LETTER
 from models import Hit
 
 log = logging.getLogger(__name__)
@@ -51,7 +51,7 @@ class Reranker:
         import torch
         from sentence_transformers import CrossEncoder
 
-        from embedding import load_sentence_transformer
+        from search.embedding import load_sentence_transformer
 
         log.info("loading cross-encoder %s", name)
         # weights may ship in fp16 to stay small; CPUs compute fp32 much faster

@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 from app import create_app
-from bm25 import tokenize
+from search.bm25 import tokenize
 from generator import Generator
-from library import View, chunk_documents, index_bm25, passage_text
+from search.library import View, chunk_documents, index_bm25, passage_text
 from models import Document, Draft
 from pipeline import Pipeline
 from retrieval import Retriever
@@ -149,7 +149,7 @@ def client(app):
 
 @pytest.fixture(scope="session")
 def _real_embedder():
-    from embedding import Embedder
+    from search.embedding import Embedder
 
     return Embedder.load("sentence-transformers/all-MiniLM-L6-v2")
 
@@ -163,7 +163,7 @@ def real_embedder(_real_embedder):
 @pytest.fixture(scope="session")
 def real_classifier():
     """The trained query classifier shipped in query_classifier_model/ (read-only in tests)."""
-    from classifier import QueryClassifier
+    from question.classifier import QueryClassifier
 
     return QueryClassifier.load("query_classifier_model")
 
@@ -192,8 +192,7 @@ WIKI_SAMPLE = [
 @pytest.fixture(scope="session")
 def real_library(tmp_path_factory, _real_embedder):
     """WIKI_SAMPLE indexed with the real embedder, saved as a library folder."""
-    import library
-
+    from search import library
     folder = tmp_path_factory.mktemp("library")
     library.build(WIKI_SAMPLE, _real_embedder, folder, 1200, 200)
     return folder
@@ -211,7 +210,7 @@ def tiny_bert(tmp_path_factory):
     """A real two-layer BERT with random weights and MiniLM's tokenizer, saved to disk (fast to load and train)."""
     from transformers import AutoTokenizer, BertConfig, BertModel
 
-    from embedding import resolve_model
+    from search.embedding import resolve_model
 
     folder = tmp_path_factory.mktemp("tiny-bert")
     tokenizer = AutoTokenizer.from_pretrained(resolve_model("sentence-transformers/all-MiniLM-L6-v2"))

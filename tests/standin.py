@@ -190,9 +190,9 @@ def make_hits():
 
 def make_writer(provider: str, url: str, **options):
     """A writer of providers.py pointed at url, with a short timeout and backoff unless told otherwise."""
-    from claude import ClaudeWriter
-    from gemini import GeminiWriter
-    from providers import OpenAIWriter
+    from writers.claude import ClaudeWriter
+    from writers.gemini import GeminiWriter
+    from writers.providers import OpenAIWriter
 
     options = {"timeout": 2.0, "backoff": 0.01, **options}
     if provider == "claude":

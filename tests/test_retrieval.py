@@ -3,9 +3,9 @@ import faiss
 import numpy as np
 import pytest
 
-from glossary import query_words
+from hebrew.glossary import query_words
 from conftest import CORPUS, FakeEmbedder, make_retriever
-from library import View, chunk_documents, index_bm25, passage_text
+from search.library import View, chunk_documents, index_bm25, passage_text
 from models import Document
 from retrieval import Reranker, Retriever, fuse
 

@@ -1,0 +1,1 @@
+"""Measurement: eval, metrics, benchmarks, calibration and training, with their commands."""

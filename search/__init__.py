@@ -1,0 +1,1 @@
+"""What search reads: BM25, the embedders, and the library's indexes derived from its store."""

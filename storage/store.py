@@ -1,0 +1,275 @@
+"""The library's records in SQLite: documents, their chunks (with embeddings), and ingest jobs.
+
+SQLite is the truth; the BM25 and FAISS files are derived from it and rebuilt from it when they
+lag behind. Every change to documents or chunks happens in one transaction that also bumps the
+`generation` counter, so a reader can tell its indexes are stale. WAL mode lets queries read
+while a job writes; the busy timeout makes a second writer wait instead of failing.
+Migrations are explicit SQL scripts numbered by `PRAGMA user_version`.
+Does not: parse, chunk, embed or search (library.py and jobs.py do).
+"""
+import json
+import sqlite3
+import time
+from pathlib import Path
+
+import numpy as np
+
+from storage.database import Connections, Transaction
+from models import Chunk, DocumentInfo, Job
+
+MIGRATIONS = [
+    """
+    CREATE TABLE documents (
+        id TEXT PRIMARY KEY,
+        title TEXT NOT NULL,
+        author TEXT,
+        language TEXT,
+        format TEXT NOT NULL,
+        work TEXT,
+        tier TEXT,
+        community TEXT,
+        filename TEXT,
+        source_path TEXT,
+        content_hash TEXT NOT NULL,
+        status TEXT NOT NULL,
+        chunk_count INTEGER NOT NULL DEFAULT 0,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL,
+        metadata TEXT NOT NULL DEFAULT '{}',
+        text TEXT NOT NULL
+    );
+    CREATE TABLE chunks (
+        rowid INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        doc_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        text TEXT NOT NULL,
+        start INTEGER NOT NULL,
+        end INTEGER NOT NULL,
+        section_path TEXT NOT NULL DEFAULT '[]',
+        ref TEXT,
+        parent_ref TEXT,
+        embedding BLOB NOT NULL
+    );
+    CREATE INDEX chunks_doc ON chunks(doc_id, seq);
+    CREATE TABLE jobs (
+        id TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        document_id TEXT,
+        filename TEXT,
+        stored_path TEXT,
+        options TEXT NOT NULL DEFAULT '{}',
+        status TEXT NOT NULL,
+        stage TEXT NOT NULL,
+        done INTEGER NOT NULL DEFAULT 0,
+        total INTEGER NOT NULL DEFAULT 0,
+        error TEXT,
+        warnings TEXT NOT NULL DEFAULT '[]',
+        owner INTEGER,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    CREATE INDEX jobs_status ON jobs(status, created_at);
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    INSERT INTO meta VALUES ('generation', '0');
+    """,
+]
+
+DOCUMENT_COLUMNS = ("id", "title", "author", "language", "format", "work", "tier", "community", "filename",
+                    "content_hash", "status", "chunk_count", "created_at", "updated_at", "metadata")
+FILTER_FIELDS = ("language", "work", "tier", "community")
+
+
+class Store:
+    """One SQLite database file; a connection per thread."""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self._connections = Connections(self.path)
+        self.migrate()
+
+    @property
+    def db(self) -> sqlite3.Connection:
+        """This thread's connection (autocommit; transactions are explicit)."""
+        return self._connections.db
+
+    def migrate(self) -> None:
+        """Apply the migrations this database has not seen yet, each in its own transaction."""
+        version = self.db.execute("PRAGMA user_version").fetchone()[0]
+        for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
+            self.db.executescript(f"BEGIN IMMEDIATE; {script}; PRAGMA user_version = {number}; COMMIT;")
+
+    def generation(self) -> int:
+        """A counter bumped by every change to documents or chunks."""
+        return int(self.db.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()[0])
+
+    # documents and chunks
+
+    def document(self, doc_id: str) -> DocumentInfo | None:
+        row = self.db.execute(f"SELECT {', '.join(DOCUMENT_COLUMNS)} FROM documents WHERE id = ?", (doc_id,)).fetchone()
+        return _document(row) if row else None
+
+    def document_text(self, doc_id: str) -> str | None:
+        row = self.db.execute("SELECT text FROM documents WHERE id = ?", (doc_id,)).fetchone()
+        return row[0] if row else None
+
+    def documents(self, limit: int = 100, offset: int = 0, search: str = "") -> tuple[list[DocumentInfo], int]:
+        """A page of documents, newest first, optionally those whose title contains search; and the total."""
+        where, args = ("WHERE title LIKE ?", [f"%{search}%"]) if search else ("", [])
+        total = self.db.execute(f"SELECT count(*) FROM documents {where}", args).fetchone()[0]
+        rows = self.db.execute(
+            f"SELECT {', '.join(DOCUMENT_COLUMNS)} FROM documents {where} ORDER BY updated_at DESC, id LIMIT ? OFFSET ?",
+            [*args, limit, offset],
+        ).fetchall()
+        return [_document(r) for r in rows], total
+
+    def stats(self) -> dict:
+        docs, chunks = self.db.execute("SELECT count(*), coalesce(sum(chunk_count), 0) FROM documents").fetchone()
+        return {"documents": docs, "chunks": chunks, "generation": self.generation()}
+
+    def largest_documents(self, limit: int = 50) -> list[dict]:
+        """The documents with the most chunks: id, title, chunks."""
+        rows = self.db.execute("SELECT id, title, chunk_count FROM documents ORDER BY chunk_count DESC, id LIMIT ?",
+                               (limit,))
+        return [{"id": r[0], "title": r[1], "chunks": r[2]} for r in rows]
+
+    def job_counts(self) -> dict[str, int]:
+        """How many jobs are in each status."""
+        return dict(self.db.execute("SELECT status, count(*) FROM jobs GROUP BY status").fetchall())
+
+    def matching_documents(self, filters: dict) -> set[str]:
+        """Ids of documents whose metadata equals every given filter (document_ids, language, work, tier, community)."""
+        clauses, args = [], []
+        if filters.get("document_ids") is not None:
+            ids = list(filters["document_ids"])
+            clauses.append(f"id IN ({', '.join('?' * len(ids))})" if ids else "0")
+            args += ids
+        for field in FILTER_FIELDS:
+            if filters.get(field) is not None:
+                clauses.append(f"{field} = ?")
+                args.append(filters[field])
+        sql = "SELECT id FROM documents" + (" WHERE " + " AND ".join(clauses) if clauses else "")
+        return {row[0] for row in self.db.execute(sql, args)}
+
+    def replace_documents(self, entries) -> list[int]:
+        """Insert documents with their chunks, replacing earlier versions, in one transaction.
+
+        entries: (DocumentInfo, text, chunks, embeddings, source path) each. Returns the new chunk rowids in order.
+        """
+        now, rowids = time.time(), []
+        with self.transaction() as db:
+            for doc, text, chunks, embeddings, source_path in entries:
+                old = db.execute("SELECT created_at FROM documents WHERE id = ?", (doc.id,)).fetchone()
+                db.execute("DELETE FROM documents WHERE id = ?", (doc.id,))  # its chunks go with it (cascade)
+                db.execute(
+                    "INSERT INTO documents (id, title, author, language, format, work, tier, community, filename,"
+                    " source_path, content_hash, status, chunk_count, created_at, updated_at, metadata, text)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'ready', ?, ?, ?, ?, ?)",
+                    (doc.id, doc.title, doc.author, doc.language, doc.format, doc.work, doc.tier, doc.community,
+                     doc.filename, source_path, doc.content_hash, len(chunks), old[0] if old else now, now,
+                     json.dumps(doc.metadata, ensure_ascii=False), text),
+                )
+                vectors = np.ascontiguousarray(embeddings, dtype=np.float32)
+                for seq, (chunk, vector) in enumerate(zip(chunks, vectors, strict=True)):
+                    cursor = db.execute(
+                        "INSERT INTO chunks (id, doc_id, seq, text, start, end, section_path, ref, parent_ref, embedding)"
+                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        (chunk.id, doc.id, seq, chunk.text, chunk.start, chunk.end,
+                         json.dumps(list(chunk.section_path), ensure_ascii=False), chunk.ref, chunk.parent_ref,
+                         vector.tobytes()),
+                    )
+                    rowids.append(cursor.lastrowid)
+            self._bump(db)
+        return rowids
+
+    def source_path(self, doc_id: str) -> str | None:
+        row = self.db.execute("SELECT source_path FROM documents WHERE id = ?", (doc_id,)).fetchone()
+        return row[0] if row else None
+
+    def chunk_rowids(self, doc_id: str, db=None) -> list[int]:
+        """The rowids (FAISS ids) of a document's chunks."""
+        return [r[0] for r in (db or self.db).execute("SELECT rowid FROM chunks WHERE doc_id = ?", (doc_id,))]
+
+    def delete_document(self, doc_id: str) -> list[int]:
+        """Remove a document and its chunks in one transaction; returns the removed chunk rowids ([] if absent)."""
+        with self.transaction() as db:
+            rowids = self.chunk_rowids(doc_id, db)
+            if db.execute("DELETE FROM documents WHERE id = ?", (doc_id,)).rowcount:
+                self._bump(db)
+        return rowids
+
+    def chunk_rows(self, rowids: list[int] | None = None):
+        """(rowid, Chunk, embedding) of the given chunks, or of all, in library order (document, then sequence)."""
+        sql = ("SELECT c.rowid, c.id, c.doc_id, d.title, c.text, c.start, c.end, c.section_path, c.ref, c.parent_ref,"
+               " c.embedding FROM chunks c JOIN documents d ON d.id = c.doc_id")
+        if rowids is None:
+            rows = self.db.execute(sql + " ORDER BY c.rowid")
+        else:
+            rows = (r for i in range(0, len(rowids), 500) for r in self.db.execute(
+                sql + f" WHERE c.rowid IN ({', '.join('?' * len(rowids[i:i + 500]))}) ORDER BY c.rowid", rowids[i:i + 500]))
+        for r in rows:
+            chunk = Chunk(r[1], r[2], r[3], r[4], r[5], r[6], tuple(json.loads(r[7])), r[8], r[9])
+            yield r[0], chunk, np.frombuffer(r[10], dtype=np.float32)
+
+    # jobs
+
+    def add_job(self, job_id: str, kind: str, document_id: str | None, filename: str | None,
+                stored_path: str | None, options: dict) -> None:
+        now = time.time()
+        self.db.execute(
+            "INSERT INTO jobs (id, kind, document_id, filename, stored_path, options, status, stage, created_at, updated_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, 'queued', 'queued', ?, ?)",
+            (job_id, kind, document_id, filename, stored_path, json.dumps(options, ensure_ascii=False), now, now),
+        )
+
+    def job(self, job_id: str) -> Job | None:
+        row = self.db.execute("SELECT * FROM jobs WHERE id = ?", (job_id,)).fetchone()
+        return _job(row) if row else None
+
+    def claim_job(self, owner: int, job_id: str | None = None) -> Job | None:
+        """Mark the oldest queued job (or job_id, if queued) as running by owner and return it (atomic across processes)."""
+        with self.transaction() as db:
+            row = db.execute("SELECT id FROM jobs WHERE status = 'queued' AND (? IS NULL OR id = ?)"
+                             " ORDER BY created_at LIMIT 1", (job_id, job_id)).fetchone()
+            if not row:
+                return None
+            db.execute("UPDATE jobs SET status = 'running', owner = ?, updated_at = ? WHERE id = ?",
+                       (owner, time.time(), row[0]))
+        return self.job(row[0])
+
+    def update_job(self, job_id: str, **fields) -> None:
+        fields["updated_at"] = time.time()
+        if "warnings" in fields:
+            fields["warnings"] = json.dumps(fields["warnings"], ensure_ascii=False)
+        sets = ", ".join(f"{name} = ?" for name in fields)
+        self.db.execute(f"UPDATE jobs SET {sets} WHERE id = ?", [*fields.values(), job_id])
+
+    def requeue_orphans(self, is_running) -> int:
+        """Put back in the queue the running jobs no live process runs (it was killed); returns how many."""
+        running = self.db.execute("SELECT id FROM jobs WHERE status = 'running'").fetchall()
+        orphans = [r[0] for r in running if not is_running(r[0])]
+        for job_id in orphans:
+            self.update_job(job_id, status="queued", stage="queued", owner=None)
+        return len(orphans)
+
+    # plumbing
+
+    def transaction(self):
+        return Transaction(self.db)
+
+    @staticmethod
+    def _bump(db) -> None:
+        db.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation'")
+
+
+def _document(row) -> DocumentInfo:
+    values = dict(zip(DOCUMENT_COLUMNS, row))
+    values["metadata"] = json.loads(values["metadata"])
+    return DocumentInfo(**values)
+
+
+def _job(row) -> Job:
+    values = dict(row)
+    values["options"] = json.loads(values["options"])
+    values["warnings"] = json.loads(values["warnings"])
+    return Job(**values)

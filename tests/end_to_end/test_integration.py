@@ -1,0 +1,59 @@
+"""End to end with the real embedder, classifier and offline answerer on a small library."""
+import pytest
+
+from search.embedding import ModelNotFound
+from search.library import LibraryError
+from pipeline import Pipeline
+from retrieval import Retriever
+
+
+@pytest.mark.parametrize(
+    "question, doc, query_type",
+    [
+        ("Who discovered penicillin?", "Alexander_Fleming", "factual_lookup"),
+        ("What is the tallest mountain in the world?", "Mount_Everest", "factual_lookup"),
+        ("How do plants turn sunlight into energy?", "Photosynthesis", "explanation"),
+        ("Who was the first person to walk on the Moon?", "Moon", "factual_lookup"),
+    ],
+)
+def test_right_passage_ranks_first_and_is_cited(real_app, question, doc, query_type):
+    body = real_app.test_client().post("/api/query", json={"question": question}).json
+    assert body["passages"][0]["doc_id"] == doc
+    assert body["query_type"] == query_type
+    assert body["generator"] == "offline" and not body["declined"]
+    assert body["citations"] and body["invalid_citations"] == []
+    cited = {c["passage_id"] for c in body["citations"]}
+    assert body["passages"][0]["id"] in cited
+
+
+def test_penicillin_answer_names_fleming(real_app):
+    body = real_app.test_client().post("/api/query", json={"question": "Who discovered penicillin?"}).json
+    assert "Fleming" in body["answer"] and "[1]" in body["answer"]
+
+
+def test_unanswerable_question_is_declined(real_app):
+    body = real_app.test_client().post("/api/query", json={"question": "Who won the 2030 World Cup?"}).json
+    assert body["declined"] and body["answer"] == "The provided sources do not answer this question."
+    assert body["citations"] == [] and body["passages"]  # the passages searched are still shown
+
+
+def test_health_names_the_live_models(real_app):
+    body = real_app.test_client().get("/api/health").json
+    assert body["status"] == "ok"
+    assert body["embedder"] == "sentence-transformers/all-MiniLM-L6-v2"
+    assert body["classifier"]["encoder"] == "sentence-transformers/all-MiniLM-L6-v2"
+    assert body["reranker"] is None and body["generator"] == "offline" and body["library"]["chunks"] == 8
+
+
+def test_unknown_embedding_model_says_what_to_do(real_app):
+    config = dict(real_app.config, EMBEDDING_MODEL="someone/unknown-model")
+    with pytest.raises(ModelNotFound, match="give the path of a downloaded model"):
+        Pipeline.load(config)
+
+
+def test_library_built_for_another_embedder_is_refused(real_library):
+    class OtherEmbedder:
+        name, dim = "other-model", 384
+
+    with pytest.raises(LibraryError, match="built with the embedding model sentence-transformers/all-MiniLM-L6-v2"):
+        Retriever.load(real_library, OtherEmbedder())

@@ -1,0 +1,34 @@
+"""The benchmark's building blocks on small sizes (figures are printed by `flask --app app bench`, not asserted)."""
+import numpy as np
+
+from evaluation import benchmark
+def test_synthetic_corpus_has_realistic_lengths_and_a_zipfian_vocabulary():
+    term_ids, lengths = benchmark.synthetic_corpus(2000)
+    assert len(lengths) == 2000 and lengths.sum() == len(term_ids)
+    assert 115 < lengths.mean() < 125 and term_ids.max() < benchmark.VOCAB
+    counts = np.bincount(term_ids)
+    assert counts[0] > 10 * counts[100] > 0  # a few words are very common, most are rare
+
+
+def test_bm25_side_by_side_with_rank_bm25_agrees():
+    term_ids, lengths = benchmark.synthetic_corpus(1500)
+    out = benchmark.bench_bm25(term_ids, lengths, benchmark.synthetic_queries(8), compare=True, log=lambda m: None)
+    assert out["bm25_max_abs_diff"] < 1e-9
+    assert out["bm25_speedup_vs_rank_bm25"] > 1
+    assert out["rank_bm25_queries"] == 8
+
+
+def test_faiss_hnsw_recall_is_measured_against_flat():
+    out = benchmark.bench_faiss(3000, 32, 20, log=lambda m: None)
+    assert 0.9 <= out["faiss_hnsw_recall@10"] <= 1.0
+    assert out["faiss_flat_p95_ms"] >= out["faiss_flat_p50_ms"] > 0
+
+
+def test_ingest_benchmark_parses_and_ingests_a_real_pdf():
+    from evaluation.bench_ingest import bench_ingest, bench_pdf
+    from conftest import FakeEmbedder
+
+    parse = bench_pdf(pages=3)
+    assert parse["pages"] == 3 and parse["pages_per_minute"] > 0
+    full = bench_ingest(FakeEmbedder(), pages=3)
+    assert full["pages"] == 3 and full["chunks"] >= 3 and full["pages_per_minute"] > 0  # ~700 tokens a page

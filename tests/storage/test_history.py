@@ -1,0 +1,435 @@
+"""The answer history: real SQLite in a fresh folder per test, and its API through a real Flask app."""
+import os
+import sqlite3
+import threading
+
+import pytest
+from flask import Flask
+
+from web.api import register_error_handlers
+from storage.history import MAX_COMMENT_CHARS, MAX_CORRECTED_CHARS, History, HistoryError, UnknownAnswer, trigram_available
+from web.history import bp
+
+FTS_MODES = [pytest.param(True, id="fts5-trigram"), pytest.param(False, id="like")]
+
+
+def entry(question="Who discovered penicillin?", answer="Alexander Fleming discovered penicillin in 1928 [1].",
+          **fields) -> dict:
+    """An /api/query response body as the pipeline hands it to History.log."""
+    body = {
+        "question": question, "standalone_question": question, "rewritten": False, "query_type": "factual_lookup",
+        "query_type_confidence": 0.9, "language": "en", "answer": answer, "declined": False,
+        "citations": [{"n": 1, "passage_id": "fleming#0", "title": "Alexander Fleming", "ref": None, "valid": True,
+                       "quote_verified": None, "support": 0.8, "verified": True, "spans": [[0, 20]]}],
+        "passages": [{"n": 1, "id": "fleming#0", "doc_id": "fleming", "title": "Alexander Fleming", "ref": None,
+                      "chunk": "Alexander Fleming was a Scottish physician.", "bm25_score": 3.2}],
+        "generator": "offline", "model": None, "degraded": False,
+        "timings_ms": {"classify": 1.5, "retrieve": 2.5, "total": 9.0}, "session_id": "s1",
+    }
+    body.update(fields)
+    return body
+
+
+@pytest.fixture
+def history(tmp_path):
+    return History(tmp_path / "history.sqlite3")
+
+
+@pytest.fixture
+def client(history):
+    app = Flask(__name__)
+    app.config["TESTING"] = True
+    app.extensions["history"] = history
+    register_error_handlers(app)
+    app.register_blueprint(bp)
+    return app.test_client()
+
+
+# History
+
+
+def test_a_new_file_is_migrated_in_wal_mode(tmp_path):
+    History(tmp_path / "h.sqlite3")
+    db = sqlite3.connect(tmp_path / "h.sqlite3")
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert {"answers", "feedback"} <= {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+
+def test_a_file_from_a_newer_version_is_refused_with_what_to_do(tmp_path):
+    db = sqlite3.connect(tmp_path / "h.sqlite3")
+    db.execute("PRAGMA user_version = 99")
+    db.close()
+    with pytest.raises(HistoryError, match="newer Evidenz.*FLASK_HISTORY_DB"):
+        History(tmp_path / "h.sqlite3")
+
+
+def test_log_keeps_the_answer_and_its_passages_without_their_scores(history):
+    answer_id = history.log(entry())
+    assert len(answer_id) == 32 and int(answer_id, 16) >= 0
+    record = history.get(answer_id)
+    assert record["question"] == record["standalone_question"] == "Who discovered penicillin?"
+    assert record["session_id"] == "s1" and record["query_type"] == "factual_lookup" and record["language"] == "en"
+    assert record["declined"] is False and record["generator"] == "offline" and record["model"] is None
+    assert record["citations"][0]["passage_id"] == "fleming#0" and record["citations"][0]["spans"] == [[0, 20]]
+    assert record["passages"] == [{"n": 1, "id": "fleming#0", "doc_id": "fleming", "title": "Alexander Fleming",
+                                   "ref": None, "ref_he": None, "chunk": "Alexander Fleming was a Scottish physician."}]
+    assert record["timings"] == {"classify": 1.5, "retrieve": 2.5, "total": 9.0}
+    assert record["review_status"] == "unreviewed" and record["corrected_text"] is None
+    assert record["reviewed_at"] is None and record["feedback"] == []
+    assert record["created_at"] > 0 and "search_text" not in record and "rowid" not in record
+
+
+def test_log_defaults_the_standalone_question_and_takes_degraded_reason(history):
+    answer_id = history.log({"question": "Why?", "answer": "", "declined": True, "degraded_reason": "Claude: timeout"})
+    record = history.get(answer_id)
+    assert record["standalone_question"] == "Why?" and record["session_id"] is None
+    assert record["declined"] is True and record["degraded_reason"] == "Claude: timeout"
+    assert record["citations"] == [] and record["passages"] == [] and record["timings"] == {}
+
+
+@pytest.mark.parametrize("bad, message", [
+    ({"answer": "x"}, "question"),
+    ({"question": "  ", "answer": "x"}, "question"),
+    ({"question": "q"}, "answer"),
+    ({"question": "q", "answer": "x", "session_id": "has space"}, "session_id"),
+    ({"question": "q", "answer": "x", "session_id": "x" * 101}, "session_id"),
+])
+def test_log_refuses_entries_it_cannot_store(history, bad, message):
+    with pytest.raises(HistoryError, match=message):
+        history.log(bad)
+
+
+def test_get_of_an_unknown_id_is_none(history):
+    assert history.get("0" * 32) is None
+
+
+def test_turns_are_the_last_ones_of_the_session_oldest_first(history):
+    for n in range(5):
+        history.log(entry(f"question {n}", f"answer {n}", standalone_question=f"standalone {n}"))
+    history.log(entry("other session", "x", session_id="s2"))
+    assert history.turns("s1") == [{"question": f"question {n}", "standalone_question": f"standalone {n}",
+                                    "answer": f"answer {n}"} for n in (2, 3, 4)]
+    assert [t["question"] for t in history.turns("s2", limit=3)] == ["other session"]
+    assert history.turns("nobody") == []
+
+
+def test_trigram_index_is_used_when_this_sqlite_has_it(tmp_path):
+    assert History(tmp_path / "a.sqlite3").fts == trigram_available()
+    assert History(tmp_path / "b.sqlite3", use_fts=False).fts is False
+
+
+@pytest.mark.parametrize("use_fts", FTS_MODES)
+def test_search_finds_every_word_in_question_standalone_question_or_answer(tmp_path, use_fts):
+    history = History(tmp_path / "h.sqlite3", use_fts=use_fts)
+    fleming = history.log(entry())
+    everest = history.log(entry("How high is Mount Everest?", "It is 8,849 metres high [1].", session_id="s2"))
+    shabbat = history.log(entry("and on Yom Tov?", "Cooking for the day is permitted [1].",
+                                standalone_question="Is it permitted to heat water on Yom Tov?"))
+
+    def found(text, **kw):
+        return [item["id"] for item in history.search(text, **kw)[0]]
+
+    assert found("penicillin") == [fleming]
+    assert found("FLEMING 1928") == [fleming]  # case-folded, every word, question and answer together
+    assert found("metres everest") == [everest]  # any order
+    assert found("heat water") == [shabbat]  # only in the standalone question
+    assert found("Everest?") == [everest]  # punctuation is not searched
+    assert found("it") == [shabbat, everest]  # a short word by LIKE, as a substring; newest first
+    assert found("8,849") == [everest] and found("849") == [everest]
+    assert found("penicillin everest") == []
+    assert found("") == [shabbat, everest, fleming]
+    assert found("100%") == [] and found("_") == [shabbat, everest, fleming]  # wildcards are plain text
+
+
+@pytest.mark.parametrize("use_fts", FTS_MODES)
+def test_search_in_hebrew_ignores_vowel_points(tmp_path, use_fts):
+    history = History(tmp_path / "h.sqlite3", use_fts=use_fts)
+    pointed = history.log(entry("האם מותר לחמם מים בשַׁבָּת?", "מותר לחמם מים שהוחמו מערב שבת [1].", language="he"))
+    plain = history.log(entry("ומה ביום טוב?", "ביום טוב מותר לבשל לצורך היום [1].", language="he",
+                              standalone_question="האם מותר לחמם מים ביום טוב?"))
+    history.log(entry())
+
+    def found(text):
+        return [item["id"] for item in history.search(text)[0]]
+
+    assert found("בשבת") == [pointed]  # the question has vowel points, the query none
+    assert found("שַׁבָּת") == [pointed]  # and the other way round
+    assert found("לחמם") == [plain, pointed]
+    assert found("יום טוב") == [plain]
+    assert found("לבשל") == [plain]
+    assert found("מים penicillin") == []
+
+
+@pytest.mark.parametrize("use_fts", FTS_MODES)
+def test_search_pages_filters_and_counts(tmp_path, use_fts):
+    history = History(tmp_path / "h.sqlite3", use_fts=use_fts)
+    ids = [history.log(entry(f"question {n} about Rome", f"answer {n}", session_id="s1" if n % 2 else "s2"))
+           for n in range(7)]
+    items, total = history.search("rome", limit=3)
+    assert total == 7 and [i["id"] for i in items] == ids[::-1][:3]
+    items, total = history.search("rome", limit=3, offset=6)
+    assert total == 7 and [i["id"] for i in items] == [ids[0]]
+    assert history.search("rome", offset=7) == ([], 7)
+    items, total = history.search(session_id="s1")
+    assert total == 3 and [i["id"] for i in items] == [ids[5], ids[3], ids[1]]
+    history.review(ids[2], "approved")
+    items, total = history.search("rome", session_id="s2", status="approved")
+    assert total == 1 and items[0]["id"] == ids[2] and items[0]["review_status"] == "approved"
+    assert history.search(status="rejected") == ([], 0)
+
+
+def test_search_rows_are_summaries_with_feedback_counts(history):
+    answer_id = history.log(entry(answer="A" * 1000))
+    history.add_feedback(answer_id, "up")
+    history.add_feedback(answer_id, "up")
+    history.add_feedback(answer_id, "down", "too long")
+    (item,), _ = history.search()
+    assert item == {"id": answer_id, "session_id": "s1", "question": "Who discovered penicillin?", "answer": "A" * 300,
+                    "query_type": "factual_lookup", "generator": "offline", "declined": False,
+                    "review_status": "unreviewed", "created_at": item["created_at"], "feedback": {"up": 2, "down": 1}}
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"status": "done"}, "unreviewed, approved, corrected, rejected"),
+    ({"limit": 0}, "limit"), ({"limit": 101}, "limit"), ({"offset": -1}, "offset"),
+    ({"text": "x" * 201}, "200 characters"),
+])
+def test_search_refuses_bad_arguments(history, kwargs, message):
+    with pytest.raises(HistoryError, match=message):
+        history.search(**kwargs)
+
+
+def test_a_lagging_trigram_index_is_rebuilt_on_open(tmp_path):
+    if not trigram_available():
+        pytest.skip("this SQLite has no trigram tokenizer")
+    History(tmp_path / "h.sqlite3")  # creates the index
+    answer_id = History(tmp_path / "h.sqlite3", use_fts=False).log(entry())  # logged while the index was off
+    assert [i["id"] for i in History(tmp_path / "h.sqlite3").search("penicillin")[0]] == [answer_id]
+
+
+def test_feedback_is_counted_and_listed_in_order(history):
+    answer_id = history.log(entry())
+    assert history.add_feedback(answer_id, "up", "  clear  ") == {"up": 1, "down": 0}
+    assert history.add_feedback(answer_id, "down", "") == {"up": 1, "down": 1}
+    feedback = history.get(answer_id)["feedback"]
+    assert [(f["rating"], f["comment"]) for f in feedback] == [("up", "clear"), ("down", None)]
+
+
+@pytest.mark.parametrize("rating, comment, message", [
+    ("meh", None, '"up" or "down"'),
+    ("up", 5, "text"),
+    ("down", "x" * (MAX_COMMENT_CHARS + 1), "limit is 2,000"),
+])
+def test_feedback_refuses_bad_values(history, rating, comment, message):
+    answer_id = history.log(entry())
+    with pytest.raises(HistoryError, match=message):
+        history.add_feedback(answer_id, rating, comment)
+    assert history.get(answer_id)["feedback"] == []
+
+
+def test_feedback_and_review_of_an_unknown_answer(history):
+    with pytest.raises(UnknownAnswer):
+        history.add_feedback("f" * 32, "up")
+    with pytest.raises(UnknownAnswer):
+        history.review("f" * 32, "approved")
+
+
+def test_feedback_per_answer_is_bounded(history, monkeypatch):
+    monkeypatch.setattr("storage.history.MAX_FEEDBACK_PER_ANSWER", 2)
+    answer_id = history.log(entry())
+    history.add_feedback(answer_id, "up")
+    history.add_feedback(answer_id, "up")
+    with pytest.raises(HistoryError, match="already has 2"):
+        history.add_feedback(answer_id, "down")
+
+
+def test_review_moves_between_every_status(history):
+    answer_id = history.log(entry())
+    approved = history.review(answer_id, "approved")
+    assert approved["review_status"] == "approved" and approved["reviewed_at"] > 0
+    corrected = history.review(answer_id, "corrected", " Fleming discovered it in 1928 [1]. ")
+    assert corrected["corrected_text"] == "Fleming discovered it in 1928 [1]."
+    assert history.get(answer_id)["corrected_text"] == "Fleming discovered it in 1928 [1]."
+    assert history.review(answer_id, "rejected")["corrected_text"] is None  # a new verdict replaces the correction
+    assert history.get(answer_id)["corrected_text"] is None
+    back = history.review(answer_id, "unreviewed")
+    assert back == {"review_status": "unreviewed", "corrected_text": None, "reviewed_at": None}
+    assert history.get(answer_id)["review_status"] == "unreviewed"
+
+
+@pytest.mark.parametrize("status, text, message", [
+    ("corrected", None, "needs \"corrected_text\""),
+    ("corrected", "   ", "needs \"corrected_text\""),
+    ("approved", "new text", "goes with status \"corrected\" only"),
+    ("done", None, "must be one of"),
+    ("corrected", 5, "must be text"),
+    ("corrected", "x" * (MAX_CORRECTED_CHARS + 1), "limit is 20,000"),
+])
+def test_review_refuses_bad_values_and_changes_nothing(history, status, text, message):
+    answer_id = history.log(entry())
+    with pytest.raises(HistoryError, match=message):
+        history.review(answer_id, status, text)
+    assert history.get(answer_id)["review_status"] == "unreviewed"
+
+
+def test_two_threads_logging_at_once_lose_nothing(tmp_path):
+    history = History(tmp_path / "h.sqlite3")
+    barrier = threading.Barrier(2)
+    ids, errors = [], []
+
+    def work(name):
+        try:
+            barrier.wait()
+            for n in range(40):
+                ids.append(history.log(entry(f"{name} question {n}", "answer", session_id=name)))
+                history.add_feedback(ids[-1], "up")
+        except Exception as exc:  # noqa: BLE001 - the test reports any failure in a thread
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(name,)) for name in ("alpha", "beta")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert len(set(ids)) == 80 and history.search(limit=1)[1] == 80
+    assert history.search("alpha")[1] == 40 and history.search(session_id="beta")[1] == 40
+    assert [t["question"] for t in history.turns("alpha")] == [f"alpha question {n}" for n in (37, 38, 39)]
+
+
+def test_a_forked_process_logs_through_its_own_connection(tmp_path):
+    history = History(tmp_path / "h.sqlite3")
+    history.log(entry("before the fork", "x"))  # the parent's connection exists when it forks
+    pid = os.fork()
+    if pid == 0:  # the child: a gunicorn worker after preload
+        code = 1
+        try:
+            history.log(entry("from the child", "x"))
+            code = 0 if history._connections._local.pid == os.getpid() else 2
+        finally:
+            os._exit(code)
+    assert os.waitpid(pid, 0)[1] == 0
+    assert [i["question"] for i in history.search()[0]] == ["from the child", "before the fork"]
+
+
+# HTTP API
+
+
+def test_list_and_search_over_http(client, history):
+    first = history.log(entry())
+    second = history.log(entry("How high is Mount Everest?", "8,849 metres [1].", session_id="s2"))
+    body = client.get("/api/history").json
+    assert body["total"] == 2 and body["limit"] == 20 and body["offset"] == 0
+    assert [i["id"] for i in body["items"]] == [second, first]
+    assert set(body["items"][0]) == {"id", "session_id", "question", "answer", "query_type", "generator", "declined",
+                                     "review_status", "created_at", "feedback"}
+    body = client.get("/api/history", query_string={"q": "everest", "limit": 5}).json
+    assert body["total"] == 1 and body["items"][0]["id"] == second and body["limit"] == 5
+    assert client.get("/api/history?session_id=s1").json["items"][0]["id"] == first
+    assert client.get("/api/history?limit=1&offset=1").json["items"][0]["id"] == first
+    assert client.get("/api/history?status=approved").json == {"items": [], "total": 0, "limit": 20, "offset": 0}
+    assert client.get("/api/history?q=&session_id=&status=").json["total"] == 2  # empty parameters are absent
+
+
+def test_hebrew_search_over_http(client, history):
+    answer_id = history.log(entry("האם מותר לחמם מים בשַׁבָּת?", "מותר [1].", language="he"))
+    history.log(entry())
+    body = client.get("/api/history", query_string={"q": "בשבת"}).json
+    assert body["total"] == 1 and body["items"][0]["id"] == answer_id
+
+
+@pytest.mark.parametrize("query, message", [
+    ("limit=0", '"limit" must be a whole number from 1 to 100'),
+    ("limit=101", '"limit" must be a whole number from 1 to 100'),
+    ("limit=ten", '"limit" must be a whole number'),
+    ("offset=-1", '"offset" must be a whole number from 0'),
+    ("offset=99999999999999999999999", '"offset" must be a whole number from 0'),
+    ("status=done", '"status" must be one of unreviewed, approved, corrected, rejected'),
+    ("session_id=a%20b", '"session_id" must be'),
+    ("page=2", "Unknown parameter(s): page. Allowed: q, session_id, status, limit, offset"),
+    ("q=" + "x" * 201, "at most 200 characters"),
+])
+def test_bad_list_parameters_are_400_with_what_to_send(client, query, message):
+    response = client.get(f"/api/history?{query}")
+    assert response.status_code == 400 and response.is_json
+    assert message in response.json["error"] and "Traceback" not in response.get_data(as_text=True)
+
+
+def test_one_answer_in_full_and_404_for_an_unknown_id(client, history):
+    answer_id = history.log(entry())
+    body = client.get(f"/api/history/{answer_id}").json
+    assert body["id"] == answer_id and body["passages"][0]["id"] == "fleming#0" and body["feedback"] == []
+    response = client.get("/api/history/nope")
+    assert response.status_code == 404 and "No answer with id 'nope'" in response.json["error"]
+    assert "GET /api/history" in response.json["error"]
+
+
+def test_feedback_over_http(client, history):
+    answer_id = history.log(entry())
+    response = client.post(f"/api/history/{answer_id}/feedback", json={"rating": "down", "comment": "wrong year"})
+    assert response.status_code == 201 and response.json == {"id": answer_id, "feedback": {"up": 0, "down": 1}}
+    assert client.post(f"/api/history/{answer_id}/feedback", json={"rating": "up"}).json["feedback"] == {"up": 1, "down": 1}
+    assert [f["comment"] for f in history.get(answer_id)["feedback"]] == ["wrong year", None]
+    assert client.get("/api/history").json["items"][0]["feedback"] == {"up": 1, "down": 1}
+
+
+@pytest.mark.parametrize("body, message", [
+    ({}, 'Missing "rating"'),
+    ({"rating": "meh"}, '"rating" must be "up" or "down"'),
+    ({"rating": ["up"]}, '"rating" must be "up" or "down"'),
+    ({"rating": "up", "comment": 3}, '"comment" must be text'),
+    ({"rating": "up", "comment": "x" * 2001}, "the limit is 2,000"),
+    ({"rating": "up", "stars": 5}, "Unknown field(s): stars. Allowed fields: rating, comment"),
+    ([1, 2], "Send a JSON object"),
+])
+def test_bad_feedback_is_400(client, history, body, message):
+    answer_id = history.log(entry())
+    response = client.post(f"/api/history/{answer_id}/feedback", json=body)
+    assert response.status_code == 400 and message in response.json["error"]
+    assert history.get(answer_id)["feedback"] == []
+
+
+def test_feedback_that_is_not_json_is_400(client, history):
+    answer_id = history.log(entry())
+    response = client.post(f"/api/history/{answer_id}/feedback", data="up", content_type="text/plain")
+    assert response.status_code == 400 and "application/json" in response.json["error"]
+
+
+def test_feedback_and_review_on_an_unknown_answer_are_404(client):
+    assert client.post("/api/history/abc/feedback", json={"rating": "up"}).status_code == 404
+    response = client.post("/api/history/abc/review", json={"status": "approved"})
+    assert response.status_code == 404 and "No answer with id 'abc'" in response.json["error"]
+
+
+def test_review_over_http(client, history):
+    answer_id = history.log(entry())
+    url = f"/api/history/{answer_id}/review"
+    body = client.post(url, json={"status": "corrected", "corrected_text": "Fleming, in 1928 [1]."}).json
+    assert body["id"] == answer_id and body["review_status"] == "corrected" and body["reviewed_at"] > 0
+    assert history.get(answer_id)["corrected_text"] == "Fleming, in 1928 [1]."
+    assert client.get("/api/history?status=corrected").json["total"] == 1
+    assert client.post(url, json={"status": "approved"}).json["corrected_text"] is None
+    assert history.get(answer_id)["review_status"] == "approved"
+
+
+@pytest.mark.parametrize("body, message", [
+    ({}, 'Missing "status": send one of unreviewed, approved, corrected, rejected'),
+    ({"status": "corrected"}, 'needs "corrected_text"'),
+    ({"status": "approved", "corrected_text": "x"}, 'goes with status "corrected" only'),
+    ({"status": "fine"}, '"status" must be one of'),
+    ({"status": "approved", "note": "x"}, "Unknown field(s): note"),
+])
+def test_bad_review_is_400_and_changes_nothing(client, history, body, message):
+    answer_id = history.log(entry())
+    response = client.post(f"/api/history/{answer_id}/review", json=body)
+    assert response.status_code == 400 and message in response.json["error"]
+    assert history.get(answer_id)["review_status"] == "unreviewed"
+
+
+def test_without_a_history_the_api_says_so():
+    app = Flask(__name__)
+    register_error_handlers(app)
+    app.register_blueprint(bp)
+    response = app.test_client().get("/api/history")
+    assert response.status_code == 503 and "no answer history" in response.json["error"]

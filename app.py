@@ -14,13 +14,13 @@ from pathlib import Path
 
 from flask import Flask
 
-from web.api import bp, register_error_handlers
-from web.documents import bp as documents_bp
-from storage.history import History
-from web.history import bp as history_bp
 from evaluation.commands import commands as evaluation_commands
 from ingest.commands import commands as ingest_commands
 from pipeline import Pipeline
+from storage.history import History
+from web.api import bp, register_error_handlers
+from web.documents import bp as documents_bp
+from web.history import bp as history_bp
 
 # Models come from local folders only; a hub is never contacted unless the user says so.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")

@@ -28,6 +28,16 @@ class Chunk:
     ref: str | None = None  # canonical reference, e.g. "Shulchan Arukh, Orach Chayim 2:3"
     parent_ref: str | None = None  # the enclosing section's reference, e.g. "Shulchan Arukh, Orach Chayim 2"
 
+    @property
+    def heading(self) -> str:
+        """Where the chunk sits, in words: its title and section labels ("Shulchan Arukh אורח חיים סימן שי״ח ...")."""
+        return " ".join(filter(None, [self.title, *self.section_path]))
+
+    @property
+    def passage_text(self) -> str:
+        """What is indexed and embedded: the heading and the text, so 'Alexander Fleming' matches his article."""
+        return f"{self.heading}\n{self.text}" if self.heading else self.text
+
 
 @dataclass
 class DocumentInfo:

@@ -11,13 +11,12 @@ from collections.abc import Iterator
 from dataclasses import asdict
 from pathlib import Path
 
-from search.bm25 import tokenize
-from question.conversation import rewrite
-from writers.offline import content_words
-from generator import DECLINE
-from hebrew.script import detect_language
-from models import Answer, Citation, Hit, WriteRequest
 from hebrew.refs import hebrew_label
+from hebrew.script import detect_language
+from hebrew.words import content_words, tokenize
+from models import Answer, Citation, Hit, WriteRequest
+from question.conversation import rewrite
+from writers.prompt import DECLINE
 
 log = logging.getLogger(__name__)
 
@@ -73,16 +72,16 @@ class Pipeline:
         open_library(embedder) -> a library replaces LIBRARY_DIR when given (evaluation);
         history: where answers are logged and conversations kept (none when not given).
         """
-        from question.classifier import QueryClassifier
-        from search.embedding import Embedder
-        from writers.offline import ExtractiveWriter
         from generator import Generator
         from ingest.jobs import Ingestor
+        from question.classifier import QueryClassifier
+        from retrieval import Reranker, RetrievalConfig, Retriever
+        from search.embedding import Embedder
         from writers.claude import ClaudeWriter
         from writers.gemini import GeminiWriter
-        from writers.providers import OpenAIWriter
+        from writers.offline import ExtractiveWriter
+        from writers.openai_compatible import OpenAIWriter
         from writers.verify import SUPPORT_THRESHOLD, SUPPORT_THRESHOLDS, Verifier
-        from retrieval import RetrievalConfig, Reranker, Retriever
 
         started = time.perf_counter()
         embedder = Embedder.load(config["EMBEDDING_MODEL"])

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import numpy as np
 
-from search import library
-from search.bm25 import tokenize
 from hebrew.glossary import query_words, with_text_words
 from hebrew.script import HEBREW_LETTER
+from hebrew.words import tokenize
 from models import Hit
+from search import library
 
 log = logging.getLogger(__name__)
 
@@ -175,7 +175,7 @@ class Retriever:
 
         if depth and hits:  # the best `depth` fused hits are re-scored; any below them keep the fused order
             head = hits[:depth]
-            ce = self.reranker.score(query, [library.passage_text(h.chunk) for h in head])
+            ce = self.reranker.score(query, [h.chunk.passage_text for h in head])
             for hit, score in zip(head, ce):
                 hit.ce_score = float(score)
             hits = sorted(head, key=lambda h: h.ce_score, reverse=True) + hits[depth:]

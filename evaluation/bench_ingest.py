@@ -42,8 +42,8 @@ def bench_pdf(pages: int = 200) -> dict:
 
 def bench_ingest(embedder, pages: int = 200) -> dict:
     """Ingest a generated `pages`-page PDF into an empty library; returns the job's figures."""
-    from search import library
     from ingest.jobs import Ingestor
+    from search import library
 
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "bench.pdf"

@@ -16,8 +16,9 @@ import faiss
 import numpy as np
 import torch
 
-from search.bm25 import BM25, tokenize
 from evaluation.metrics import percentile
+from hebrew.words import tokenize
+from search.bm25 import BM25
 
 VOCAB = 50_000
 MEAN_TOKENS = 120
@@ -196,9 +197,9 @@ def run(sizes: list[int], embedder, writer, reranker_base: str, queries: int = 5
 
 def _worker_rss(n_docs: int, embedding_model: str, classifier_dir: str, queue) -> None:
     """In a fresh process: load what a worker holds (models, n_docs chunks, BM25, flat FAISS); report RSS."""
+    from models import Chunk
     from question.classifier import QueryClassifier
     from search.embedding import Embedder
-    from models import Chunk
 
     embedder = Embedder.load(embedding_model)
     classifier = QueryClassifier.load(classifier_dir)

@@ -4,7 +4,6 @@ calibrate-support, calibrate-decline, train-classifier, train-reranker.
 These are the only places that print; everything else logs.
 """
 import json
-import time
 from pathlib import Path
 
 import click
@@ -44,9 +43,9 @@ def train_classifier(data: Path, encoder: str | None, pooling: str, out: Path | 
 @with_appcontext
 def eval_command(folder, mode, limit, seed, split, answers, unanswerable, cache, corpus, plain, text_field):
     """Evaluate retrieval (and answers) on a BEIR-layout FOLDER; the last line is JSON."""
-    from hebrew import analyzer
     from evaluation import evaluate
-    from search import library
+    from hebrew import analyzer
+    from ingest.corpus import read_corpus
     from pipeline import Pipeline
 
     config = current_app.config
@@ -64,7 +63,7 @@ def eval_command(folder, mode, limit, seed, split, answers, unanswerable, cache,
         embedder = evaluate.NoVectors(embedder.dim) if bm25_only else embedder
         if book:
             return evaluate.ingested_library(corpus, embedder, cache)
-        return evaluate.cached_library(library.read_corpus(corpus), embedder, config["MAX_CHARS"], config["OVERLAP_CHARS"], cache)
+        return evaluate.cached_library(read_corpus(corpus), embedder, config["MAX_CHARS"], config["OVERLAP_CHARS"], cache)
     pipeline = Pipeline.load(config, open_library)
     if plain:
         evaluate.plain_baseline(pipeline.retriever)
@@ -118,8 +117,8 @@ def bench_command(sizes: str, queries: int, no_compare: bool, worker_chunks: int
 @with_appcontext
 def calibrate_support_command(folder: Path, limit: int, seed: int):
     """Choose the citation support threshold on a BEIR folder with gold answers; the last line is JSON."""
-    from search.embedding import Embedder
     from evaluation.evaluate import calibrate_support
+    from search.embedding import Embedder
     from writers.verify import Verifier
 
     result = calibrate_support(Verifier(Embedder.load(current_app.config["EMBEDDING_MODEL"])), folder, limit, seed)
@@ -136,11 +135,11 @@ def calibrate_support_command(folder: Path, limit: int, seed: int):
 def calibrate_decline_command(folder: Path, limit: int, seed: int, cache: Path):
     """Choose the offline writer's decline thresholds on a BEIR folder's own corpus; the last line is JSON."""
     from evaluation import evaluate
-    from search import library
+    from ingest.corpus import read_corpus
     from pipeline import Pipeline
 
     config = current_app.config
-    docs = library.read_corpus(folder / "corpus.jsonl")
+    docs = read_corpus(folder / "corpus.jsonl")
     pipeline = Pipeline.load(config, lambda embedder: evaluate.cached_library(
         docs, embedder, config["MAX_CHARS"], config["OVERLAP_CHARS"], cache))
     result = evaluate.calibrate_decline(pipeline, folder, limit, seed)

@@ -20,8 +20,9 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
-from search import library
 from evaluation.metrics import contains_gold, f1_score, mrr_at_k, ndcg_at_k, percentile, recall_at_k
+from ingest import corpus
+from search import library
 
 log = logging.getLogger(__name__)
 
@@ -76,14 +77,14 @@ class NoVectors:
 
 def cached_library(docs, embedder, max_chars: int, overlap: int, cache_root: Path):
     """The library of docs, built once per corpus and configuration."""
-    key = json.dumps([library.content_hash(docs), embedder.name, max_chars, overlap, library.FORMAT_VERSION])
+    key = json.dumps([corpus.content_hash(docs), embedder.name, max_chars, overlap, library.FORMAT_VERSION])
     folder = cache_root / hashlib.sha256(key.encode()).hexdigest()[:16]
     try:
         return library.load(folder, embedder)
     except library.LibraryError:
         what = "BM25 only" if isinstance(embedder, NoVectors) else f"embedded with {embedder.name}"
         print(f"indexing {len(docs):,} documents ({what}) into {folder}/ (cached for next time)", file=sys.stderr)
-        return library.build(docs, embedder, folder, max_chars, overlap, progress=True)
+        return corpus.build(docs, embedder, folder, max_chars, overlap, progress=True)
 
 
 def ingested_library(path: Path, embedder, cache_root: Path):
@@ -111,10 +112,11 @@ def plain_baseline(retriever) -> None:
     the library indexes, questions as plain words without the glossary, and embedded as asked."""
     from dataclasses import replace
 
-    from search.bm25 import BM25, tokenize
+    from hebrew.words import tokenize
+    from search.bm25 import BM25
 
     view = retriever.library.current()
-    retriever.library = replace(view, bm25=BM25.index([tokenize(library.passage_text(c)) for c in view.chunks]))
+    retriever.library = replace(view, bm25=BM25.index([tokenize(c.passage_text) for c in view.chunks]))
     retriever.config = replace(retriever.config, plain=True)
 
 
@@ -214,7 +216,7 @@ def corpus_bm25(folder: Path):
     from hebrew.analyzer import analyze
     from search.bm25 import BM25
 
-    docs = library.read_corpus(folder / "corpus.jsonl")
+    docs = corpus.read_corpus(folder / "corpus.jsonl")
     texts = [f"{d.title}\n{d.text}" for d in docs]
     return docs, texts, BM25.index([analyze(t) for t in texts]), {d.id: i for i, d in enumerate(docs)}
 

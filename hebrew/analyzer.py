@@ -27,7 +27,7 @@ from pathlib import Path
 
 import regex
 
-from search.bm25 import tokenize
+from hebrew.words import tokenize
 
 # Raise when the analysis changes; with the dictionary's digest it names the analysis a library's BM25 was built
 # with, and a library built with another one rebuilds its BM25 from the stored chunk texts (library.py).

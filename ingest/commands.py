@@ -2,7 +2,6 @@
 
 These are the only places that print; everything else logs.
 """
-import json
 import time
 from pathlib import Path
 
@@ -13,15 +12,15 @@ from flask.cli import with_appcontext
 
 def _build_library(corpus: Path) -> None:
     """Chunk, embed and index corpus into LIBRARY_DIR, with a progress bar."""
-    from search import library
+    from ingest import corpus
     from search.embedding import Embedder
 
     config = current_app.config
     started = time.perf_counter()
-    docs = library.read_corpus(corpus)
+    docs = corpus.read_corpus(corpus)
     click.echo(f"Indexing {len(docs):,} documents from {corpus} into {config['LIBRARY_DIR']}/ ...")
     embedder = Embedder.load(config["EMBEDDING_MODEL"])
-    built, changed = library.add_corpus(
+    built, changed = corpus.add_corpus(
         docs, embedder, Path(config["LIBRARY_DIR"]), config["MAX_CHARS"], config["OVERLAP_CHARS"], progress=True
     )
     stats = built.store.stats()
@@ -60,10 +59,10 @@ def ingest_corpus(corpus: Path):
 @with_appcontext
 def ingest(paths, **metadata):
     """Add files or folders (PDF, DOCX, HTML, TXT, Markdown, JSON) to the library, replacing changed ones."""
-    from search.embedding import Embedder
     from ingest.jobs import Ingestor
-    from search.library import Library
     from ingest.parsers import ALLOWED
+    from search.embedding import Embedder
+    from search.library import Library
 
     config = current_app.config
     library = Library.open(Path(config["LIBRARY_DIR"]), Embedder.load(config["EMBEDDING_MODEL"]), create=True)

@@ -11,7 +11,7 @@ import zipfile
 import zlib
 from pathlib import Path
 
-from ingest.parsers import Limits, Parsed, RejectedFile, display_name
+from ingest.records import Limits, Parsed, RejectedFile, display_name
 
 MAIN_PART = "word/document.xml"
 RATIO_CHECK_BYTES = 2**20  # small entries may legitimately compress very well; judge the ratio of larger ones

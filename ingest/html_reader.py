@@ -7,7 +7,7 @@ Does not: run scripts, fetch anything, keep tables' layout or read text hidden b
 """
 from html.parser import HTMLParser
 
-from ingest.parsers import Parsed
+from ingest.records import Parsed
 
 SKIPPED = {"script", "style", "nav", "noscript", "template", "svg", "iframe", "object"}
 FURNITURE = {"header", "footer"}  # the site's banner and footer; inside an article they hold its title or notes

@@ -18,6 +18,11 @@ import threading
 import uuid
 from pathlib import Path
 
+import numpy as np
+
+from ingest.parsers import parse_file
+from ingest.records import Limits, RejectedFile
+from ingest.structure import split
 from models import Chunk, DocumentInfo, Job
 
 log = logging.getLogger(__name__)
@@ -147,8 +152,6 @@ class Ingestor:
 
     def run(self, job: Job, lock) -> None:
         """Run one claimed job to done or failed, then release its lock."""
-        from ingest.parsers import RejectedFile
-
         try:
             stage = self._ingest(job)
             self.store.update_job(job.id, status="done", stage=stage)
@@ -164,9 +167,6 @@ class Ingestor:
 
     def _ingest(self, job: Job) -> str:
         """Parse, chunk, embed and index the job's file; returns the final stage ("done" or "unchanged")."""
-        from ingest.parsers import Limits, RejectedFile, parse_file
-        from ingest.structure import split
-
         if not job.stored_path or not Path(job.stored_path).exists():
             raise RejectedFile("the uploaded file is gone (it was removed before it could be indexed); upload it again")
         source = Path(job.stored_path)
@@ -211,14 +211,11 @@ class Ingestor:
         self.store.update_job(job.id, done=len(chunks), total=len(chunks))
         return "done"
 
-    def _embed(self, job_id: str, chunks: list[Chunk]):
-        import numpy as np
-
-        from search.library import passage_text
-
+    def _embed(self, job_id: str, chunks: list[Chunk]) -> np.ndarray:
+        """The chunks' vectors, embedded in batches with the job's progress updated after each."""
         embedder = self.library.embedder
         parts = []
         for start in range(0, len(chunks), EMBED_BATCH):
-            parts.append(embedder.embed([passage_text(c) for c in chunks[start:start + EMBED_BATCH]]))
+            parts.append(embedder.embed([c.passage_text for c in chunks[start:start + EMBED_BATCH]]))
             self.store.update_job(job_id, done=min(start + EMBED_BATCH, len(chunks)))
         return np.vstack(parts) if parts else np.zeros((0, embedder.dim), dtype=np.float32)

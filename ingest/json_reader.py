@@ -21,8 +21,8 @@ import json
 import re
 from collections.abc import Iterator
 
-from ingest.parsers import Parsed, RejectedFile, Unit, display_name
 from hebrew.refs import hebrew_number
+from ingest.records import Parsed, RejectedFile, Unit, display_name
 
 MAX_DEPTH = 3  # Sefaria's deepest simple texts: e.g. chapter, verse, comment
 SHAPES = ('send a Sefaria text export (an object with "title" and "text" as nested lists of strings) '

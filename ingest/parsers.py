@@ -7,12 +7,17 @@ Does not: chunk along the document's structure (structure.py), store files or ru
 scanned pages.
 """
 import codecs
+import io
 import logging
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from hebrew.script import detect_language, fix_reversed_hebrew  # noqa: F401 - part of this module's interface
+from hebrew.script import detect_language
+from ingest.docx_reader import check_zip, read_docx
+from ingest.html_reader import read_html
+from ingest.json_reader import read_json
+from ingest.pdf_reader import read_pdf
+from ingest.records import Limits, Parsed, RejectedFile, display_name
 
 log = logging.getLogger(__name__)
 
@@ -23,53 +28,6 @@ TEXT_FORMATS = {"html", "txt", "markdown", "json", "jsonl"}
 HEAD_BYTES = 8192  # how much of a file sniff_format looks at
 HTML_TAG = re.compile(r"<(!doctype\s+html|html|head|body|title|meta|p|div|h[1-6]|article|section)[\s>/]", re.I)
 BOMS = [(codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16")]
-
-
-@dataclass
-class Unit:
-    """A structural unit the file itself defines (a Sefaria segment, a JSONL record)."""
-    path: tuple[int, ...]  # 1-based position, e.g. (2, 3) = chapter/siman 2, segment/seif 3
-    start: int  # offsets into Parsed.text
-    end: int
-    heading: str | None = None  # a record's own title, for JSONL/JSON record lists
-    ref: str | None = None  # the unit's canonical reference, when the file gives it ("Shulchan Arukh, Orach Chayim 2:3")
-    parent_ref: str | None = None
-    labels: tuple[str, ...] = ()  # its place in the work in the text's own words: ("אורח חיים", "סימן ב׳", "סעיף ג")
-
-
-@dataclass
-class Parsed:
-    """One file's text and what the file says about itself."""
-    text: str  # headings as Markdown "# " lines; paragraphs separated by a blank line
-    format: str  # "pdf" | "docx" | "html" | "txt" | "markdown" | "json" | "jsonl"
-    title: str | None = None
-    author: str | None = None
-    language: str | None = None  # "he", "en", ... declared by the file or detected from its letters
-    units: list[Unit] | None = None
-    section_names: list[str] | None = None  # Sefaria "sectionNames", e.g. ["Siman", "Seif"]
-    warnings: list[str] = field(default_factory=list)  # shown to the user
-    pages: int | None = None  # PDFs
-
-
-class RejectedFile(ValueError):
-    """The file is refused; the message says why in words a user can act on (it is sent as a 4xx)."""
-
-
-@dataclass(frozen=True)
-class Limits:
-    """Bounds on what one upload may cost to read."""
-    max_bytes: int = 50 * 2**20
-    zip_max_entries: int = 2000
-    zip_max_uncompressed: int = 200 * 2**20
-    zip_max_ratio: float = 100.0
-    pdf_timeout_s: float = 120.0
-    pdf_memory_bytes: int = 1 * 2**30
-
-
-def display_name(filename: str) -> str:
-    """The user's file name fit for a message: no folders, no control characters, not overly long."""
-    name = re.sub(r"[\x00-\x1f\x7f]", "", re.split(r"[\\/]", filename)[-1]) or "the file"
-    return name if len(name) <= 80 else name[:77] + "..."
 
 
 def _codec(data: bytes) -> str:
@@ -123,9 +81,6 @@ def check_upload(data: bytes, filename: str, limits: Limits = Limits()) -> str:
                            f"{limits.max_bytes / 2**20:.0f} MB, so split it and upload the parts")
     fmt = sniff_format(filename, data[:HEAD_BYTES])
     if fmt == "docx":
-        import io
-
-        from ingest.docx_reader import check_zip
         check_zip(io.BytesIO(data), filename, limits)  # a zip bomb is refused here, before it is stored
     return fmt
 
@@ -165,18 +120,13 @@ def parse_file(path: Path, filename: str, limits: Limits = Limits()) -> Parsed:
                            "so split it and upload the parts")
     with path.open("rb") as file:
         fmt = sniff_format(filename, file.read(HEAD_BYTES))
-    # Readers are imported on use: they build Parsed (an import cycle otherwise) and pull in python-docx.
     if fmt == "pdf":
-        from ingest.pdf_reader import read_pdf
         parsed = read_pdf(path, filename, limits)
     elif fmt == "docx":
-        from ingest.docx_reader import read_docx
         parsed = read_docx(path, filename, limits)
     elif fmt == "html":
-        from ingest.html_reader import read_html
         parsed = read_html(decode_text(path.read_bytes(), filename))
     elif fmt in ("json", "jsonl"):
-        from ingest.json_reader import read_json
         parsed = read_json(decode_text(path.read_bytes(), filename), fmt, filename)
     else:
         parsed = read_plain(decode_text(path.read_bytes(), filename), fmt)

@@ -9,8 +9,9 @@ does), split sentences linguistically (chunking.py does), or guess structure fro
 """
 import re
 from dataclasses import dataclass
-from typing import Protocol, Sequence
+from typing import Sequence
 
+from ingest.records import Unit
 from ingest.sizing import Sizes, Tokens, section_spans, trim
 
 
@@ -24,14 +25,6 @@ class Piece:
     section_path: list[str]  # human labels, outermost first: ["סימן ב", "סעיף ג"]
     ref: str  # canonical reference: "Shulchan Arukh, Orach Chayim 2:3"
     parent_ref: str | None  # ref of the enclosing section; None at top level
-
-
-class UnitLike(Protocol):
-    """What parsers.Unit provides: a 1-based path and a span of the parsed text."""
-
-    path: tuple[int, ...]
-    start: int
-    end: int
 
 
 @dataclass
@@ -198,14 +191,14 @@ def _absorb_bare(sections: list[_Section]) -> list[_Section]:
     return kept
 
 
-def _unit_sections(text: str, work: str, units: Sequence[UnitLike], names: list[str] | None) -> list[_Section]:
+def _unit_sections(text: str, work: str, units: Sequence[Unit], names: list[str] | None) -> list[_Section]:
     """One section per parser unit; stray text between units becomes a section of the work itself."""
     sections, covered, names = [], 0, names or []
     for unit in sorted(units, key=lambda u: u.start):
         if text[covered : unit.start].strip():
             sections.append(_Section(covered, unit.start, [], work, None))
-        heading, path = getattr(unit, "heading", None), [int(n) for n in unit.path]
-        if getattr(unit, "ref", None):  # the file names its own units: keep its references
+        heading, path = unit.heading, [int(n) for n in unit.path]
+        if unit.ref:  # the file names its own units: keep its references
             labels, ref, parent = list(unit.labels), unit.ref, unit.parent_ref
         elif heading:
             labels, ref, parent = [heading], f"{work} § {heading}", None
@@ -220,7 +213,7 @@ def _unit_sections(text: str, work: str, units: Sequence[UnitLike], names: list[
     return sections
 
 
-def split(text: str, work: str | None, units: Sequence[UnitLike] | None = None, section_names: list[str] | None = None,
+def split(text: str, work: str | None, units: Sequence[Unit] | None = None, section_names: list[str] | None = None,
           *, target: tuple[int, int] = (300, 600), max_tokens: int = 800, min_tokens: int = 50, overlap: int = 50) -> list[Piece]:
     """Cut a document into citable pieces: structural markers first, then paragraphs, then a sliding window.
 

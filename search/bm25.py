@@ -1,4 +1,4 @@
-"""Okapi BM25 over a sparse term-by-document weight matrix, plus the plain tokenizer.
+"""Okapi BM25 over a sparse term-by-document weight matrix.
 
 Scores equal rank_bm25's `BM25Okapi` on the same tokens (same idf, epsilon floor and length
 normalisation), but every term's per-document weight is computed once at index time (vectorised,
@@ -6,22 +6,11 @@ one sort of all (term, document) pairs), so a query costs one sparse row sum per
 instead of a pass over every document. `scores_any` takes a query whose words each have several
 alternative terms (a Hebrew word and its forms without prefixes) and counts each word by its best term.
 Does not: analyse text. The library indexes analyzer.analyze(text) and searches analyzer.analyze_query(query);
-`tokenize` only splits and folds case (the analyzer keeps it exactly for text without Hebrew).
 """
 import json
 from pathlib import Path
 
 import numpy as np
-import regex
-
-# Letters and digits of every script, keeping combining marks (Hebrew vowel points, accents)
-# inside the word they belong to. ASCII-only patterns such as [^a-z0-9] drop Hebrew entirely.
-TOKEN_RE = regex.compile(r"[\p{L}\p{N}][\p{L}\p{N}\p{M}]*")
-
-
-def tokenize(text: str) -> list[str]:
-    """Split text into case-folded words of any script."""
-    return TOKEN_RE.findall(text.casefold())
 
 
 class BM25:

@@ -8,10 +8,9 @@ rebuilt from the store, without re-embedding. It also names the text analysis BM
 Searches read an immutable `View`; a change builds the next view from the last one (FAISS
 `remove_ids`/`add_with_ids` on a copy, BM25 from its stored term counts) and swaps it in, so queries
 never see half a document. Writers, across processes, take a file lock and start from the newest saved state.
-Does not: parse files or run jobs (parsers.py, jobs.py).
+Does not: parse files, chunk corpora or run jobs (ingest/).
 """
 import fcntl
-import hashlib
 import json
 import logging
 import os
@@ -24,9 +23,8 @@ import faiss
 import numpy as np
 
 from hebrew import analyzer
+from models import Chunk, DocumentInfo
 from search.bm25 import BM25
-from ingest.chunking import chunk_spans
-from models import Chunk, Document, DocumentInfo
 from storage.store import Store
 
 log = logging.getLogger(__name__)
@@ -45,48 +43,9 @@ class LibraryError(RuntimeError):
     """The library folder is missing, incomplete or built for another configuration."""
 
 
-def read_corpus(path: Path) -> list[Document]:
-    """Documents of a BEIR-style corpus.jsonl (`_id`, `title`, `text`)."""
-    docs = []
-    with open(path, encoding="utf-8") as lines:
-        for line in lines:
-            if line.strip():
-                record = json.loads(line)
-                docs.append(Document(str(record["_id"]), record.get("title", ""), record["text"]))
-    return docs
-
-
-def chunk_documents(docs: list[Document], max_chars: int, overlap: int) -> list[Chunk]:
-    """Passages of every document, with ids `<doc id>#<n>` that stay the same on every build."""
-    chunks = []
-    for doc in docs:
-        for n, (start, end) in enumerate(chunk_spans(doc.text, max_chars, overlap)):
-            chunks.append(Chunk(f"{doc.id}#{n}", doc.id, doc.title, doc.text[start:end], start, end))
-    return chunks
-
-
-def heading(chunk: Chunk) -> str:
-    """Where a chunk sits, in words: its title and section labels ("Shulchan Arukh אורח חיים סימן שי״ח דין המבשל בשבת ...")."""
-    return " ".join(filter(None, [chunk.title, *chunk.section_path]))
-
-
-def passage_text(chunk: Chunk) -> str:
-    """What is indexed for a chunk: its heading and its text, so 'Alexander Fleming' matches his article."""
-    above = heading(chunk)
-    return f"{above}\n{chunk.text}" if above else chunk.text
-
-
 def index_bm25(chunks: list[Chunk]) -> BM25:
     """A BM25 index of chunks, each analysed as passage_text gives it."""
-    return BM25.index([analyzer.analyze(passage_text(c)) for c in chunks])
-
-
-def content_hash(docs: list[Document]) -> str:
-    """A digest of the corpus, to tell whether a saved library was built from the same texts."""
-    digest = hashlib.sha256()
-    for doc in docs:
-        digest.update(json.dumps([doc.id, doc.title, doc.text], ensure_ascii=False).encode())
-    return digest.hexdigest()
+    return BM25.index([analyzer.analyze(c.passage_text) for c in chunks])
 
 
 def make_index(dim: int, n_chunks: int) -> faiss.Index:
@@ -205,7 +164,7 @@ class Library:
             Chunk(c.id, c.doc_id, c.title, c.text, c.start, c.end, tuple(c.section_path), c.ref, c.parent_ref)
             for c in added
         ]
-        bm25 = old.bm25.edit(keep, [analyzer.analyze(passage_text(c)) for c in added])
+        bm25 = old.bm25.edit(keep, [analyzer.analyze(c.passage_text) for c in added])
         labels = np.concatenate([old.labels[keep], added_rowids])
         if isinstance(faiss.downcast_index(old.index.index), faiss.IndexFlat) and len(labels) <= HNSW_ABOVE:
             index = faiss.clone_index(old.index)
@@ -277,55 +236,6 @@ class Library:
         }
         (tmp / "manifest.json").write_text(json.dumps(manifest, indent=2))
         os.replace(tmp / "manifest.json", folder / "manifest.json")
-
-
-def corpus_entries(docs: list[Document], embedder, max_chars: int, overlap: int, progress: bool = False,
-                   work: str | None = None) -> list[tuple]:
-    """Store entries for a corpus of short documents (sentence-aware chunks, embedded in one pass)."""
-    chunks = chunk_documents(docs, max_chars, overlap)
-    log.info("%d documents -> %d chunks", len(docs), len(chunks))
-    vectors = embedder.embed([passage_text(c) for c in chunks], progress=progress) if chunks else None
-    by_doc: dict[str, list[Chunk]] = {}
-    for chunk in chunks:
-        by_doc.setdefault(chunk.doc_id, []).append(chunk)
-    entries, at = [], 0
-    for doc in docs:
-        mine = by_doc.get(doc.id, [])
-        info = DocumentInfo(doc.id, doc.title, "text", content_hash([doc]), work=work, chunk_count=len(mine))
-        entries.append((info, doc.text, mine, vectors[at:at + len(mine)] if mine else np.zeros((0, embedder.dim)), None))
-        at += len(mine)
-    return entries
-
-
-def build(docs: list[Document], embedder, folder: Path, max_chars: int, overlap: int, progress: bool = False) -> Library:
-    """A new library in folder holding only docs (evaluation sets); whatever the folder held is replaced."""
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    for name in ("manifest.json", "library.sqlite3", "library.sqlite3-wal", "library.sqlite3-shm", "chunks.jsonl"):
-        (folder / name).unlink(missing_ok=True)
-    library = Library.open(folder, embedder, create=True)
-    library.replace_documents(corpus_entries(docs, embedder, max_chars, overlap, progress))
-    return library
-
-
-def add_corpus(docs: list[Document], embedder, folder: Path, max_chars: int, overlap: int,
-               progress: bool = False) -> tuple[Library, int]:
-    """Add or update a corpus in the library in folder, keeping its other documents; returns (library, changed).
-
-    Documents whose text is unchanged are skipped, so re-running costs nothing. A library of the old
-    format (before the store; it never held uploads) is replaced.
-    """
-    folder = Path(folder)
-    if (folder / "chunks.jsonl").exists() and not (folder / "library.sqlite3").exists():
-        log.info("replacing the old-format library in %s", folder)
-        for name in ("manifest.json", "chunks.jsonl", "bm25.npz", "bm25_vocab.json", "faiss.index"):
-            (folder / name).unlink(missing_ok=True)
-    library = Library.open(folder, embedder, create=True)
-    changed = [d for d in docs if (known := library.store.document(d.id)) is None
-               or known.content_hash != content_hash([d])]
-    if changed:
-        library.replace_documents(corpus_entries(changed, embedder, max_chars, overlap, progress))
-    return library, len(changed)
 
 
 def load(folder: Path, embedder) -> Library:

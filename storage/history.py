@@ -19,8 +19,8 @@ import time
 import uuid
 from pathlib import Path
 
-from storage.database import Connections, Transaction
 from hebrew.script import normalise
+from storage.database import Connections, Transaction
 
 STATUSES = ("unreviewed", "approved", "corrected", "rejected")
 RATINGS = ("up", "down")

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import numpy as np
 
-from storage.database import Connections, Transaction
 from models import Chunk, DocumentInfo, Job
+from storage.database import Connections, Transaction
 
 MIGRATIONS = [
     """

@@ -11,12 +11,13 @@ import numpy as np
 import pytest
 
 from app import create_app
-from search.bm25 import tokenize
 from generator import Generator
-from search.library import View, chunk_documents, index_bm25, passage_text
+from hebrew.words import tokenize
+from ingest.corpus import chunk_documents
 from models import Document, Draft
 from pipeline import Pipeline
 from retrieval import Retriever
+from search.library import View, index_bm25
 
 CORPUS = [
     Document("fleming", "Alexander Fleming", "Alexander Fleming was a Scottish physician. He discovered penicillin in 1928."),
@@ -104,7 +105,7 @@ def make_retriever(docs=CORPUS, embedder=None, reranker=None):
     """A Retriever over docs with real BM25 and FAISS, and the fake embedder by default."""
     embedder = embedder or FakeEmbedder()
     chunks = chunk_documents(docs, 1200, 200)
-    texts = [passage_text(c) for c in chunks]
+    texts = [c.passage_text for c in chunks]
     index = faiss.IndexFlatIP(embedder.dim)
     index.add(embedder.embed(texts))
     return Retriever(View.of(chunks, index_bm25(chunks), index), embedder, reranker)
@@ -192,9 +193,9 @@ WIKI_SAMPLE = [
 @pytest.fixture(scope="session")
 def real_library(tmp_path_factory, _real_embedder):
     """WIKI_SAMPLE indexed with the real embedder, saved as a library folder."""
-    from search import library
+    from ingest import corpus
     folder = tmp_path_factory.mktemp("library")
-    library.build(WIKI_SAMPLE, _real_embedder, folder, 1200, 200)
+    corpus.build(WIKI_SAMPLE, _real_embedder, folder, 1200, 200)
     return folder
 
 

@@ -189,10 +189,10 @@ def make_hits():
 
 
 def make_writer(provider: str, url: str, **options):
-    """A writer of providers.py pointed at url, with a short timeout and backoff unless told otherwise."""
+    """A hosted writer pointed at url, with a short timeout and backoff unless told otherwise."""
     from writers.claude import ClaudeWriter
     from writers.gemini import GeminiWriter
-    from writers.providers import OpenAIWriter
+    from writers.openai_compatible import OpenAIWriter
 
     options = {"timeout": 2.0, "backoff": 0.01, **options}
     if provider == "claude":

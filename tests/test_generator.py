@@ -2,8 +2,10 @@
 import pytest
 
 from conftest import FakeWriter, make_retriever
-from generator import ANSWER_STYLES, CANNOT_ANSWER, SYSTEM_PROMPT, Generator, ProviderError, build_prompt, parse_citations
+from generator import Generator, parse_citations
 from models import WriteRequest
+from writers.prompt import ANSWER_STYLES, CANNOT_ANSWER, SYSTEM_PROMPT, build_prompt
+from writers.writer import ProviderError
 
 
 @pytest.fixture

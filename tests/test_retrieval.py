@@ -3,11 +3,12 @@ import faiss
 import numpy as np
 import pytest
 
-from hebrew.glossary import query_words
 from conftest import CORPUS, FakeEmbedder, make_retriever
-from search.library import View, chunk_documents, index_bm25, passage_text
+from hebrew.glossary import query_words
+from ingest.corpus import chunk_documents
 from models import Document
 from retrieval import Reranker, Retriever, fuse
+from search.library import View, index_bm25
 
 
 def test_fuse_is_the_design_formula():
@@ -129,7 +130,7 @@ def make_hebrew_retriever():
     embedder = FakeEmbedder()
     chunks = chunk_documents(SEIFIM, 1200, 200)
     index = faiss.IndexFlatIP(embedder.dim)
-    index.add(embedder.embed([passage_text(c) for c in chunks]))
+    index.add(embedder.embed([c.passage_text for c in chunks]))
     return Retriever(View.of(chunks, index_bm25(chunks), index), embedder)
 
 

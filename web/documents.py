@@ -9,8 +9,8 @@ import re
 
 from flask import Blueprint, current_app, request, url_for
 
-from web.api import ApiError, loaded_pipeline
 from ingest.jobs import METADATA_FIELDS as DOCUMENT_FIELDS
+from web.api import ApiError, loaded_pipeline
 
 bp = Blueprint("documents", __name__)
 

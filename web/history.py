@@ -9,8 +9,8 @@ Does not: log answers (the pipeline calls History.log) or delete them.
 """
 from flask import Blueprint, current_app, request
 
-from web.api import ApiError
 from storage.history import MAX_PAGE, SESSION_ID, STATUSES, History, HistoryError, UnknownAnswer
+from web.api import ApiError
 
 bp = Blueprint("history", __name__)
 

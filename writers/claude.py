@@ -7,15 +7,15 @@ pass through unchanged for the verifier. Does not: send the passages as text (Cl
 import re
 from collections.abc import Iterator
 
-from generator import SYSTEM_PROMPT, is_decline, passage_label, task_text
 from models import Draft, WriteRequest
-from writers.providers import MAX_TOKENS, Writer, statement, with_markers
+from writers.hosted import MAX_TOKENS, HostedWriter, statement, with_markers
+from writers.prompt import SYSTEM_PROMPT, is_decline, passage_label, task_text
 from writers.resilience import Failure, status_failure
 
 SENTENCE_BREAK_RE = re.compile(r"((?<=[.!?])\s+|\s*\n\s*)")  # a sentence ends at . ! ? and at a line break
 
 
-class ClaudeWriter(Writer):
+class ClaudeWriter(HostedWriter):
     """Claude through the Messages API; passages go as search_result blocks and come back as native citations."""
 
     name, label = "claude", "Claude"

@@ -9,9 +9,9 @@ import logging
 import re
 from collections.abc import Iterator
 
-from generator import build_prompt, decline_text
 from models import Draft, Statement, WriteRequest
-from writers.providers import MAX_TOKENS, TEMPERATURE, Writer, statement, with_markers
+from writers.hosted import MAX_TOKENS, TEMPERATURE, HostedWriter, statement, with_markers
+from writers.prompt import build_prompt, decline_text
 from writers.resilience import Failure, status_failure
 
 log = logging.getLogger(__name__)
@@ -42,7 +42,7 @@ ANSWER_SCHEMA = {  # Gemini's schema dialect (OpenAPI 3.0 subset); answerable fi
 }
 
 
-class GeminiWriter(Writer):
+class GeminiWriter(HostedWriter):
     """Gemini through google-genai, answering in the JSON schema ANSWER_SCHEMA."""
 
     name, label = "gemini", "Gemini"

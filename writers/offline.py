@@ -19,19 +19,13 @@ from collections.abc import Iterator
 import numpy as np
 import regex
 
-from ingest import structure
-from search.bm25 import tokenize
-from ingest.chunking import split_sentences
-from generator import decline_text, passage_label
-from search.library import heading, passage_text
-from models import Draft, Hit, WriteRequest
 from hebrew.refs import hebrew_label
+from hebrew.words import STOP_WORDS, content_words, tokenize
+from ingest import structure
+from ingest.chunking import split_sentences
+from models import Draft, Hit, WriteRequest
+from writers.prompt import decline_text, passage_label
 
-STOP_WORDS = frozenset(
-    "a an and are as at be by did do does for from had has have how i in is it its of on or so than that the "
-    "their them then there these they this to was were what when where which who whom whose why will with "
-    "would you your about after before can could should tell me explain describe many much".split()
-)
 SENTENCES_PER_TYPE = {"factual_lookup": 2, "explanation": 4, "reasoning": 4, "calculation": 3}
 PRONOUN_START = re.compile(r"(he|she|it|its|his|her|they|their|this|these|those)\b", re.I)
 # (least cosine of the best sentence, least combined score of the best sentence) to answer, by embedder: below
@@ -66,11 +60,6 @@ def prose(text: str) -> list[str]:
         if lines:
             paragraphs.append(" ".join(lines))
     return paragraphs
-
-
-def content_words(text: str) -> set[str]:
-    """The words of text that carry meaning (no stop words)."""
-    return {w for w in tokenize(text) if w not in STOP_WORDS}
 
 
 def anchors(question: str) -> set[str]:
@@ -165,7 +154,7 @@ class ExtractiveWriter:
             return [], np.zeros(0), np.zeros(0)
         # a sentence is scored with its passage's heading, so "His discovery in 1928..." is known to be Fleming's,
         # and a seif's ruling is read under its siman's topic ("דין המבשל בשבת")
-        headings = [heading(hit.chunk) for hit in hits]  # passage n's is headings[n - 1]
+        headings = [hit.chunk.heading for hit in hits]  # passage n's is headings[n - 1]
         asked_vector = self.embedder.embed_queries([question])[0]
         similarity = self.embedder.embed([f"{headings[n - 1]}: {s}" for n, _, s in sentences]) @ asked_vector
         asked = content_words(question)
@@ -178,7 +167,7 @@ class ExtractiveWriter:
 
     def choose(self, question: str, query_type: str, hits: list[Hit]) -> list[tuple[int, str]]:
         """(passage number, sentence) of the sentences that answer the question, in reading order; [] to decline."""
-        mentioned = set().union(*(tokenize(passage_text(h.chunk)) for h in hits)) if hits else set()
+        mentioned = set().union(*(tokenize(h.chunk.passage_text) for h in hits)) if hits else set()
         if not anchors(question) <= mentioned:
             return []  # the question names something (Evidenz, 2030) that no passage mentions
         sentences, similarity, score = self.scores(question, query_type, hits)

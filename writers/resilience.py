@@ -1,6 +1,6 @@
 """The one retry layer of the model providers: bounded retries with backoff, a circuit breaker, the last call.
 
-Every writer of providers.py runs its HTTP calls through a Guard. A call that fails with a transient
+Every hosted writer (hosted.py) runs its HTTP calls through a Guard. A call that fails with a transient
 failure (timeout, connection error, HTTP 408/429/500/502/503/504, Anthropic's 529) is tried again after
 an exponential backoff with full jitter, or after the server's Retry-After when it sent one (capped).
 Repeated failed calls open the writer's CircuitBreaker: for a cooldown every call fails at once, then a
@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from contextlib import closing
 from dataclasses import dataclass
 
-from generator import ProviderError
+from writers.writer import ProviderError
 
 log = logging.getLogger(__name__)
 

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ingest.chunking import sentence_spans
 from hebrew.script import normalise
+from ingest.chunking import sentence_spans
 from models import Hit, Statement
 
 # Chosen by `flask --app app calibrate-support` for each embedder, since their cosines live on different scales

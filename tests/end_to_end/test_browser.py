@@ -426,7 +426,6 @@ def test_hebrew_reads_right_to_left_and_english_left_to_right(page, serve):
 
 def test_book_manager_uploads_lists_and_removes_a_document(tmp_path, browser, serve):
     from playwright.sync_api import expect
-
     from test_documents import BOOK, library_pipeline
 
     server = serve(create_app({"TESTING": True}, pipeline=library_pipeline(tmp_path / "lib")))

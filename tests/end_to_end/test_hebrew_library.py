@@ -18,8 +18,8 @@ pytestmark = pytest.mark.skipif(not SHARED_SA.exists(), reason="../shared/data/s
 
 @pytest.fixture(scope="module")
 def hebrew_app(tmp_path_factory):
-    from search.embedding import Embedder
     from ingest.jobs import Ingestor
+    from search.embedding import Embedder
     from search.library import Library
 
     folder = tmp_path_factory.mktemp("sa")

@@ -1,10 +1,10 @@
 """End to end with the real embedder, classifier and offline answerer on a small library."""
 import pytest
 
-from search.embedding import ModelNotFound
-from search.library import LibraryError
 from pipeline import Pipeline
 from retrieval import Retriever
+from search.embedding import ModelNotFound
+from search.library import LibraryError
 
 
 @pytest.mark.parametrize(

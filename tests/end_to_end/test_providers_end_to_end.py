@@ -6,8 +6,17 @@ import json
 import pytest
 
 from app import create_app
-from standin import (StandIn, claude_message, claude_stream, cited, error_body, gemini_response, openai_completion,
-                     openai_stream, search_result_citation)
+from standin import (
+    StandIn,
+    cited,
+    claude_message,
+    claude_stream,
+    error_body,
+    gemini_response,
+    openai_completion,
+    openai_stream,
+    search_result_citation,
+)
 
 QUESTION = "Who discovered penicillin?"
 CLAIM = "Sir Alexander Fleming was a Scottish physician and microbiologist."

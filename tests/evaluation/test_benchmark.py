@@ -2,6 +2,8 @@
 import numpy as np
 
 from evaluation import benchmark
+
+
 def test_synthetic_corpus_has_realistic_lengths_and_a_zipfian_vocabulary():
     term_ids, lengths = benchmark.synthetic_corpus(2000)
     assert len(lengths) == 2000 and lengths.sum() == len(term_ids)
@@ -25,8 +27,8 @@ def test_faiss_hnsw_recall_is_measured_against_flat():
 
 
 def test_ingest_benchmark_parses_and_ingests_a_real_pdf():
-    from evaluation.bench_ingest import bench_ingest, bench_pdf
     from conftest import FakeEmbedder
+    from evaluation.bench_ingest import bench_ingest, bench_pdf
 
     parse = bench_pdf(pages=3)
     assert parse["pages"] == 3 and parse["pages_per_minute"] > 0

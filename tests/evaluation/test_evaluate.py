@@ -5,6 +5,7 @@ import pytest
 
 from app import create_app
 
+
 def run_eval(tmp_path, *args):
     app = create_app({"TESTING": True})
     result = app.test_cli_runner().invoke(args=["eval", *map(str, args), "--cache", str(tmp_path / "cache")])

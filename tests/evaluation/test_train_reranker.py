@@ -4,9 +4,9 @@ import json
 import pytest
 import torch
 
-from retrieval import Reranker
 from conftest import QUERIES
 from evaluation.train_reranker import train, training_pairs
+from retrieval import Reranker
 
 
 def test_pairs_are_gold_positives_and_bm25_hard_negatives(beir):

@@ -3,7 +3,7 @@ import pytest
 
 from hebrew import analyzer
 from hebrew.analyzer import analyze, analyze_query, load_abbreviations, normalize, strip_prefixes
-from search.bm25 import tokenize
+from hebrew.words import tokenize
 
 
 @pytest.mark.parametrize(

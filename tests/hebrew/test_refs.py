@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from ingest.json_reader import read_json
-from ingest.parsers import RejectedFile
 from hebrew.refs import hebrew_label, hebrew_number
+from ingest.json_reader import read_json
+from ingest.records import RejectedFile
 from ingest.structure import split
 
 SHARED_SA = Path(__file__).resolve().parents[3] / "shared" / "data" / "shulchan-arukh" / "shulchan_arukh_he.jsonl"

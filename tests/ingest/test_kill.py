@@ -14,9 +14,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from search import library
 from conftest import CORPUS, FakeEmbedder
+from ingest import corpus
 from ingest.jobs import Ingestor
+from search import library
 
 CHILD = """
 import sys, logging
@@ -49,7 +50,7 @@ def consistent(folder: Path) -> int:
 @pytest.mark.parametrize("delay", [0.0, 0.15, 0.4, 0.8, 1.5])
 def test_kill_during_ingest_leaves_the_library_whole(tmp_path, delay):
     folder = tmp_path / "lib"
-    library.build(CORPUS, FakeEmbedder(), folder, 1200, 200)
+    corpus.build(CORPUS, FakeEmbedder(), folder, 1200, 200)
     book = tmp_path / "big-book.txt"
     book.write_text("\n\n".join(f"Chapter {i}\n\nParagraph {i} about kettles, tea and water. " * 30 for i in range(1, 200)))
     root = Path(__file__).resolve().parents[2]

@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from ingest.parsers import Limits, RejectedFile, detect_language, fix_reversed_hebrew, parse_file, sniff_format
+from hebrew.script import detect_language, fix_reversed_hebrew
+from ingest.parsers import parse_file, sniff_format
+from ingest.records import Limits, RejectedFile
 
 HEBREW_FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
 # Shulchan Arukh, Orach Chayim 1:1 and 1:2

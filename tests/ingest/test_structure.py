@@ -1,24 +1,14 @@
 """Structure-aware chunking: Hebrew numerals, markers and units to refs, size rules, exact covering slices."""
 import json
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from ingest.records import Unit
 from ingest.structure import course_title, hebrew_numeral, split
 
 SA = "Shulchan Arukh, Orach Chayim"
 DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
-
-
-@dataclass
-class Unit:
-    """Stands in for parsers.Unit, which is written elsewhere."""
-
-    path: tuple[int, ...]
-    start: int
-    end: int
-    heading: str | None = None
 
 
 def to_hebrew(n: int) -> str:

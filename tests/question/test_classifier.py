@@ -4,8 +4,8 @@ import json
 import pytest
 import torch
 
-from question.classifier import LABELS, QueryClassifier
 from evaluation.train_classifier import accuracy, read_questions
+from question.classifier import LABELS, QueryClassifier
 
 
 @pytest.mark.parametrize("fmt, filename", [("safetensors", "model.safetensors"), ("bin", "pytorch_model.bin")])

@@ -5,7 +5,8 @@ import pytest
 from rank_bm25 import BM25Okapi
 
 from hebrew.analyzer import analyze, analyze_query
-from search.bm25 import BM25, tokenize
+from hebrew.words import tokenize
+from search.bm25 import BM25
 
 
 @pytest.mark.parametrize(

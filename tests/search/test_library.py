@@ -4,16 +4,18 @@ import json
 import numpy as np
 import pytest
 
-from hebrew import analyzer
-from search import library
-from search.bm25 import BM25, tokenize
 from conftest import CORPUS, FakeEmbedder
+from hebrew import analyzer
+from hebrew.words import tokenize
+from ingest import corpus
 from models import Chunk, DocumentInfo
 from retrieval import Retriever
+from search import library
+from search.bm25 import BM25
 
 
 def test_build_then_load_gives_the_same_index(tmp_path):
-    built = library.build(CORPUS, FakeEmbedder(), tmp_path, 1200, 200).view
+    built = corpus.build(CORPUS, FakeEmbedder(), tmp_path, 1200, 200).view
     assert [c.id for c in built.chunks] == ["fleming#0", "everest#0", "photosynthesis#0", "rome#0"]
     loaded = library.load(tmp_path, FakeEmbedder()).view
     assert loaded.chunks == built.chunks and loaded.generation == built.generation == 1
@@ -27,7 +29,7 @@ def test_build_then_load_gives_the_same_index(tmp_path):
 
 def test_chunk_offsets_point_into_the_document():
     doc = CORPUS[0]
-    for chunk in library.chunk_documents([doc], 40, 10):
+    for chunk in corpus.chunk_documents([doc], 40, 10):
         assert doc.text[chunk.start:chunk.end] == chunk.text
 
 
@@ -47,15 +49,15 @@ class OtherEmbedder(FakeEmbedder):
 
 
 def test_mismatched_embedding_model_is_refused(tmp_path):
-    library.build(CORPUS, FakeEmbedder(), tmp_path, 1200, 200)
+    corpus.build(CORPUS, FakeEmbedder(), tmp_path, 1200, 200)
     with pytest.raises(library.LibraryError, match="built with the embedding model fake-embedder.*ingest-default"):
         library.load(tmp_path, OtherEmbedder())
 
 
 def test_content_hash_changes_with_the_text():
     changed = [CORPUS[0].__class__(CORPUS[0].id, CORPUS[0].title, CORPUS[0].text + " More.")] + CORPUS[1:]
-    assert library.content_hash(CORPUS) == library.content_hash(list(CORPUS))
-    assert library.content_hash(changed) != library.content_hash(CORPUS)
+    assert corpus.content_hash(CORPUS) == corpus.content_hash(list(CORPUS))
+    assert corpus.content_hash(changed) != corpus.content_hash(CORPUS)
 
 
 def entry(doc_id: str, texts: list[str], embedder=FakeEmbedder()):
@@ -65,23 +67,23 @@ def entry(doc_id: str, texts: list[str], embedder=FakeEmbedder()):
         chunks.append(Chunk(f"{doc_id}#{n}", doc_id, doc_id.title(), t, at, at + len(t), ("Part 1",), f"{doc_id} 1:{n + 1}", f"{doc_id} 1"))
         at += len(t) + 2
     info = DocumentInfo(doc_id, doc_id.title(), "txt", f"hash-{text}")
-    return info, text, chunks, embedder.embed([library.passage_text(c) for c in chunks]), None
+    return info, text, chunks, embedder.embed([c.passage_text for c in chunks]), None
 
 
 def assert_view_matches_a_fresh_build(lib):
     """The incrementally edited view scores exactly like one rebuilt from the store."""
     view = lib.view
-    fresh = BM25.index([analyzer.analyze(library.passage_text(c)) for c in view.chunks])
+    fresh = BM25.index([analyzer.analyze(c.passage_text) for c in view.chunks])
     for query in (["penicillin"], ["sun", "light", "water"], ["empire", "rome"], ["kettle"]):
         np.testing.assert_allclose(view.bm25.scores(query), fresh.scores(query), atol=1e-12)
     assert view.index.ntotal == len(view.chunks) == view.bm25.n_docs
     for i, chunk in enumerate(view.chunks):
-        expected = FakeEmbedder().embed([library.passage_text(chunk)])[0]
+        expected = FakeEmbedder().embed([chunk.passage_text])[0]
         np.testing.assert_allclose(view.index.reconstruct(int(view.labels[i])), expected, atol=1e-6)
 
 
 def test_adding_replacing_and_removing_documents_keeps_indexes_exact(tmp_path):
-    lib = library.build(CORPUS, FakeEmbedder(), tmp_path, 1200, 200)
+    lib = corpus.build(CORPUS, FakeEmbedder(), tmp_path, 1200, 200)
     lib.replace_documents([entry("kettle", ["A kettle boils water on the stove.", "Tea needs hot water."])])
     assert_view_matches_a_fresh_build(lib)
     assert lib.store.document("kettle").chunk_count == 2
@@ -98,7 +100,7 @@ def test_adding_replacing_and_removing_documents_keeps_indexes_exact(tmp_path):
 
 
 def test_index_files_that_lag_behind_the_store_are_rebuilt_from_it(tmp_path):
-    lib = library.build(CORPUS, FakeEmbedder(), tmp_path, 1200, 200)
+    lib = corpus.build(CORPUS, FakeEmbedder(), tmp_path, 1200, 200)
     lib.store.replace_documents([entry("kettle", ["A kettle boils water."])])  # committed, but no index saved:
     reopened = library.load(tmp_path, FakeEmbedder())  # as if the process died right after the commit
     assert "kettle#0" in [c.id for c in reopened.view.chunks]
@@ -106,14 +108,14 @@ def test_index_files_that_lag_behind_the_store_are_rebuilt_from_it(tmp_path):
 
 
 def test_another_process_change_is_seen_by_current(tmp_path):
-    first = library.build(CORPUS, FakeEmbedder(), tmp_path, 1200, 200)
+    first = corpus.build(CORPUS, FakeEmbedder(), tmp_path, 1200, 200)
     second = library.load(tmp_path, FakeEmbedder())
     second.replace_documents([entry("kettle", ["A kettle boils water."])])
     assert "kettle#0" in [c.id for c in first.current().chunks]
 
 
 def test_filters_and_neighbours(tmp_path):
-    lib = library.build(CORPUS, FakeEmbedder(), tmp_path, 1200, 200)
+    lib = corpus.build(CORPUS, FakeEmbedder(), tmp_path, 1200, 200)
     lib.replace_documents([entry("kettle", ["A kettle boils water.", "Tea needs hot water.", "Coffee too."])])
     retriever = Retriever(lib, FakeEmbedder())
     only = retriever.search("water", top_k=5, only_docs={"photosynthesis"})
@@ -124,7 +126,7 @@ def test_filters_and_neighbours(tmp_path):
 
 def test_large_libraries_get_an_hnsw_index_that_search_can_use(tmp_path, monkeypatch):
     monkeypatch.setattr(library, "HNSW_ABOVE", 3)  # the test corpus has 4 chunks
-    lib = library.build(CORPUS, FakeEmbedder(), tmp_path, 1200, 200)
+    lib = corpus.build(CORPUS, FakeEmbedder(), tmp_path, 1200, 200)
     assert json.loads((tmp_path / "manifest.json").read_text())["faiss_index"] == "IndexHNSWFlat"
     loaded = library.load(tmp_path, FakeEmbedder())
     import faiss
@@ -142,11 +144,11 @@ def test_small_libraries_keep_exact_search():
 
 def test_adding_a_corpus_keeps_other_documents_and_skips_unchanged_ones(tmp_path):
     (tmp_path / "chunks.jsonl").write_text("{}\n")  # an old-format library is replaced
-    lib, changed = library.add_corpus(CORPUS[:2], FakeEmbedder(), tmp_path, 1200, 200)
+    lib, changed = corpus.add_corpus(CORPUS[:2], FakeEmbedder(), tmp_path, 1200, 200)
     assert changed == 2 and not (tmp_path / "chunks.jsonl").exists()
     lib.replace_documents([entry("kettle", ["A kettle boils water."])])  # an upload
     edited = [CORPUS[0].__class__("fleming", "Alexander Fleming", "Fleming found penicillin in 1928.")]
-    lib, changed = library.add_corpus(edited + CORPUS[1:], FakeEmbedder(), tmp_path, 1200, 200)
+    lib, changed = corpus.add_corpus(edited + CORPUS[1:], FakeEmbedder(), tmp_path, 1200, 200)
     assert changed == 3  # fleming changed, photosynthesis and rome are new, everest is skipped
     assert {c.doc_id for c in lib.view.chunks} == {"fleming", "everest", "photosynthesis", "rome", "kettle"}
     assert lib.store.document_text("fleming") == "Fleming found penicillin in 1928."
@@ -169,9 +171,9 @@ HEBREW_DOCS = [CORPUS[0].__class__("bayit", "הבית", "הבית הגדול ע�
 
 
 def test_a_library_built_with_another_analysis_rebuilds_bm25_without_re_embedding(tmp_path):
-    library.build(CORPUS + HEBREW_DOCS, FakeEmbedder(), tmp_path, 1200, 200)
+    corpus.build(CORPUS + HEBREW_DOCS, FakeEmbedder(), tmp_path, 1200, 200)
     old = library.load(tmp_path, FakeEmbedder()).view  # make it look like a library of the plain tokenizer
-    BM25.index([tokenize(library.passage_text(c)) for c in old.chunks]).save(tmp_path)
+    BM25.index([tokenize(c.passage_text) for c in old.chunks]).save(tmp_path)
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     del manifest["analyzer"]
     (tmp_path / "manifest.json").write_text(json.dumps(manifest))
@@ -202,7 +204,7 @@ def fewer_prefix_forms(monkeypatch):
 
 
 def test_a_new_analyzer_version_rebuilds_bm25(tmp_path, request):
-    library.build(HEBREW_DOCS, FakeEmbedder(), tmp_path, 1200, 200)
+    corpus.build(HEBREW_DOCS, FakeEmbedder(), tmp_path, 1200, 200)
     assert "הר" in library.load(tmp_path, FakeEmbedder()).view.bm25.vocab  # ההר without its article
     request.getfixturevalue("fewer_prefix_forms")
     reopened = library.load(tmp_path, FakeEmbedder())

@@ -6,8 +6,15 @@ import threading
 import pytest
 from flask import Flask
 
+from storage.history import (
+    MAX_COMMENT_CHARS,
+    MAX_CORRECTED_CHARS,
+    History,
+    HistoryError,
+    UnknownAnswer,
+    trigram_available,
+)
 from web.api import register_error_handlers
-from storage.history import MAX_COMMENT_CHARS, MAX_CORRECTED_CHARS, History, HistoryError, UnknownAnswer, trigram_available
 from web.history import bp
 
 FTS_MODES = [pytest.param(True, id="fts5-trigram"), pytest.param(False, id="like")]

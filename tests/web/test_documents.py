@@ -6,13 +6,14 @@ import time
 
 import pytest
 
-from search import library
 from app import create_app
 from conftest import CORPUS, FakeClassifier, FakeEmbedder, FakeWriter
 from generator import Generator
+from ingest import corpus
 from ingest.jobs import Ingestor
 from pipeline import Pipeline
 from retrieval import Retriever
+from search import library
 
 BOOK = """Course Title: Kettles and Tea
 
@@ -27,7 +28,7 @@ Green tea wants water below boiling, about eighty degrees, for two minutes.
 
 
 def library_pipeline(folder):
-    lib = library.build(CORPUS, FakeEmbedder(), folder, 1200, 200)
+    lib = corpus.build(CORPUS, FakeEmbedder(), folder, 1200, 200)
     writer = FakeWriter("offline")
     return Pipeline(FakeClassifier(), Retriever(lib, FakeEmbedder()), Generator({"offline": writer}, "offline"),
                     {"library": {}}, Ingestor(lib))
@@ -146,7 +147,7 @@ def test_a_failed_parse_is_reported_on_the_job(lib_client):
 
 
 def test_queued_jobs_survive_a_restart(tmp_path):
-    lib = library.build(CORPUS, FakeEmbedder(), tmp_path, 1200, 200)
+    lib = corpus.build(CORPUS, FakeEmbedder(), tmp_path, 1200, 200)
     job = Ingestor(lib).submit_file(BOOK.encode(), "kettles.txt", {})  # queued; the process "stops" here
     lib.store.update_job(job.id, status="running", stage="embedding")  # as if killed mid-job
     restarted = Ingestor(library.load(tmp_path, FakeEmbedder()))
@@ -159,7 +160,6 @@ def real_files(tmp_path):
     import json
 
     import docx
-
     from test_parsers import english_pdf
 
     pdf = english_pdf(tmp_path / "pdf-upload.pdf", ["Chapter 1\n\nThe lighthouse keeper lit the lamp at dusk.",

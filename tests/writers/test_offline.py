@@ -4,9 +4,10 @@ import re
 import pytest
 
 from conftest import FakeEmbedder, make_retriever
-from writers.offline import SENTENCES_PER_TYPE, ExtractiveWriter, cite
-from generator import CANNOT_ANSWER, Generator
+from generator import Generator
 from models import WriteRequest
+from writers.offline import SENTENCES_PER_TYPE, ExtractiveWriter, cite
+from writers.prompt import CANNOT_ANSWER
 
 
 def test_cite_puts_the_marker_before_the_final_punctuation():

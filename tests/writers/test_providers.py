@@ -4,12 +4,28 @@ import json
 
 import pytest
 
-from generator import SYSTEM_PROMPT, ProviderError, build_prompt, decline_text, task_text
 from models import Draft, Statement, WriteRequest
+from standin import (
+    ANSWER,
+    PROVIDERS,
+    Stream,
+    answer_body,
+    answer_stream,
+    cited,
+    claude_message,
+    claude_stream,
+    error_body,
+    gemini_response,
+    gemini_stream,
+    make_hits,
+    make_writer,
+    openai_completion,
+    openai_stream,
+    search_result_citation,
+)
 from writers.gemini import GEMINI_JSON, SentenceScanner
-from standin import (ANSWER, PROVIDERS, Stream, answer_body, answer_stream, cited, claude_message,
-                     claude_stream, error_body, gemini_response, gemini_stream, make_hits, make_writer,
-                     openai_completion, openai_stream, search_result_citation)
+from writers.prompt import SYSTEM_PROMPT, build_prompt, decline_text, task_text
+from writers.writer import ProviderError
 
 QUESTION = "Who discovered penicillin?"
 FLEMING = "He discovered penicillin in 1928."
@@ -145,7 +161,7 @@ def test_openai_sends_the_text_prompt_as_chat_messages(standin, request_):
 
 
 def test_openai_without_a_key_sends_no_authorization(standin, request_):
-    from writers.providers import OpenAIWriter
+    from writers.openai_compatible import OpenAIWriter
 
     standin.reply(200, openai_completion(ANSWER))
     OpenAIWriter(standin.url + "/v1/", "llama3", timeout=2.0).write(request_)

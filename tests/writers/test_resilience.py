@@ -7,9 +7,9 @@ from email.utils import format_datetime
 
 import pytest
 
-from generator import ProviderError
-from writers.resilience import CircuitBreaker, Failure, Guard, RetryPolicy, retry_after
 from standin import ANSWER, PROVIDERS, StandIn, answer_body, answer_stream, error_body, make_writer
+from writers.resilience import CircuitBreaker, Failure, Guard, RetryPolicy, retry_after
+from writers.writer import ProviderError
 
 
 class Clock:

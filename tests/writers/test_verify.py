@@ -2,8 +2,9 @@
 import pytest
 
 from conftest import FakeEmbedder, FakeWriter, make_retriever
-from generator import CANNOT_ANSWER, Generator
+from generator import Generator
 from models import Draft, Statement, WriteRequest
+from writers.prompt import CANNOT_ANSWER
 from writers.verify import Verifier, claims_of, normalise, render, split_claims
 
 

@@ -1,81 +1,18 @@
-"""Writers backed by model servers: what they share, and any OpenAI-compatible server (Ollama, llama.cpp, vLLM).
+"""Any server with an OpenAI-compatible /chat/completions (Ollama, llama.cpp server, vLLM) as a writer.
 
-Every hosted writer (this module's OpenAIWriter, claude.py's ClaudeWriter, gemini.py's GeminiWriter)
-returns a Draft and judges none of its citations: a passage number that was not given, or a quote that is
-not in its passage, is passed on as the model gave it, for the verifier to reject. Every call has a timeout
-and a max_tokens and goes through one Guard (resilience.py) for retries and the circuit breaker; the SDKs'
-own retries are off. Base URLs are configurable, which is also how the tests reach local stand-ins.
-An OpenAI-compatible server gets generator.py's text prompt and writes [n] markers.
+It gets the text prompt of prompt.py and writes [n] markers, which the generator parses and checks.
+Streaming reads the server-sent content deltas.
 """
 import json
-import logging
-import re
 from collections.abc import Iterator
 
-from generator import ProviderError, build_prompt
-from models import Draft, Statement, WriteRequest
-from writers.resilience import CircuitBreaker, Failure, Guard, RetryPolicy, status_failure
-from writers.verify import MARKERS, marker_numbers
-
-log = logging.getLogger(__name__)
-
-TEMPERATURE = 0.1
-MAX_TOKENS = 1024
-
-TAIL_RE = re.compile(r"[.!?:;]*\s*\Z")  # a sentence's closing punctuation: its markers go before it
+from models import Draft, WriteRequest
+from writers.hosted import MAX_TOKENS, TEMPERATURE, HostedWriter
+from writers.prompt import build_prompt
+from writers.resilience import Failure, status_failure
 
 
-def with_markers(text: str, cited: list[int]) -> str:
-    """text with an [n] for each cited number it does not carry yet, before its closing punctuation."""
-    new = [n for n in dict.fromkeys(cited) if n not in marker_numbers(text)]
-    if not new:
-        return text
-    cut = TAIL_RE.search(text).start()
-    return text[:cut] + " " + "".join(f"[{n}]" for n in new) + text[cut:]
-
-
-def statement(text: str, cited: list[int], quotes: list[str]) -> Statement | None:
-    """A claim without its markers, citing what it was given and what its own markers name; None if empty."""
-    bare = MARKERS.sub("", text).strip()
-    if not bare:
-        return None
-    return Statement(bare, list(dict.fromkeys(cited + marker_numbers(text))), [q for q in quotes if q])
-
-
-class Writer:
-    """What every hosted writer shares: the guard around its calls and its status."""
-
-    name = label = ""
-
-    def __init__(self, model: str, retries: int, max_tokens: int, backoff: float, failures_to_open: int,
-                 cooldown: float):
-        self.model = model
-        self.max_tokens = max_tokens
-        self.guard = Guard(self.label, self.failure, RetryPolicy(retries, backoff),
-                           CircuitBreaker(failures_to_open, cooldown))
-
-    def write(self, request: WriteRequest) -> Draft:
-        """The model's draft answer to request."""
-        return self.guard.call(lambda: self._write(request))
-
-    def stream(self, request: WriteRequest) -> Iterator[str | Draft]:
-        """Text deltas as the model writes them, then the Draft; closing it closes the HTTP response."""
-        return self.guard.stream(lambda: self._stream(request))
-
-    def complete(self, system: str, user: str, model: str | None = None, max_tokens: int = 256) -> str:
-        """A short completion (question rewriting), without evidence or citations."""
-        return self.guard.call(lambda: self._complete(system, user, model or self.model, max_tokens))
-
-    def status(self) -> dict:
-        """Name, model, circuit state and how the last call went, for /api/health."""
-        return {"name": self.name, "model": self.model, "configured": True, **self.guard.status()}
-
-    def bad_reply(self, what: str) -> ProviderError:
-        """The error for a reply that is not what was asked for."""
-        return ProviderError(f"{self.label}: the reply was not {what}")
-
-
-class OpenAIWriter(Writer):
+class OpenAIWriter(HostedWriter):
     """Any server with an OpenAI-compatible /chat/completions (Ollama, llama.cpp server, vLLM)."""
 
     name, label = "openai", "OpenAI-compatible server"

@@ -37,7 +37,7 @@ DEFAULTS = {
     "EMBEDDING_MODEL": "sentence-transformers/all-MiniLM-L6-v2",
     "RERANKER_MODEL": "",  # no pretrained cross-encoder can be installed offline; rerank is off
     "ALPHA": 0.7,  # tuned on scifact-dev and squad-dev (README, "Measured")
-    "ALPHA_HE": None,  # dense weight for Hebrew queries; None: what heq-dev chose for the embedder (pipeline.py)
+    "ALPHA_HE": None,  # dense weight for Hebrew queries; None: what heq-dev chose for the embedder (search/embedders.py)
     "CANDIDATES": 200,
     "RERANK_DEPTH": 32,
     "TOP_K": 5,
@@ -58,7 +58,7 @@ DEFAULTS = {
     "LOAD_ON_START": False,
     "MAX_CONTENT_LENGTH": MAX_BODY_BYTES,
     "MAX_UPLOAD_BYTES": 50 * 1024 * 1024,  # /api/documents only
-    "SUPPORT_THRESHOLD": None,  # a citation counts as supported from this cosine up; None: the embedder's (verify.py)
+    "SUPPORT_THRESHOLD": None,  # a citation counts as supported from this cosine up; None: the embedder's (search/embedders.py)
     "HISTORY_DB": "data/history.sqlite3",  # every answer, conversations, feedback and reviews
 }
 

@@ -27,9 +27,6 @@ QUERY_POLICIES = {
     "reasoning": {"candidates": 200, "top_k": 6},  # weighs several facts: more evidence
     "calculation": {"candidates": 200, "top_k": 5},
 }
-# The dense weight for Hebrew queries, chosen on heq-dev per embedder (README, "Hebrew"); an embedder not listed
-# reads Hebrew poorly (MiniLM), so BM25 weighs more with it (RetrievalConfig's default).
-ALPHA_HE = {"intfloat/multilingual-e5-small": 0.9}
 FOLLOW_UP_ADDED = 2  # passages a reasoning question's one follow-up retrieval may add
 
 
@@ -76,17 +73,18 @@ class Pipeline:
         from ingest.jobs import Ingestor
         from question.classifier import QueryClassifier
         from retrieval import Reranker, RetrievalConfig, Retriever
+        from search.embedders import settings
         from search.embedding import Embedder
         from writers.claude import ClaudeWriter
         from writers.gemini import GeminiWriter
         from writers.offline import ExtractiveWriter
         from writers.openai_compatible import OpenAIWriter
-        from writers.verify import SUPPORT_THRESHOLD, SUPPORT_THRESHOLDS, Verifier
+        from writers.verify import Verifier
 
         started = time.perf_counter()
         embedder = Embedder.load(config["EMBEDDING_MODEL"])
         reranker = Reranker.load(config["RERANKER_MODEL"]) if config["RERANKER_MODEL"] else None
-        alpha_he = config["ALPHA_HE"] if config["ALPHA_HE"] is not None else ALPHA_HE.get(embedder.name, RetrievalConfig.alpha_he)
+        alpha_he = config["ALPHA_HE"] if config["ALPHA_HE"] is not None else settings(embedder.name).alpha_he
         settings = RetrievalConfig(config["ALPHA"], config["CANDIDATES"], config["RERANK_DEPTH"], config["TOP_K"],
                                    float(alpha_he))
         ingestor = None
@@ -114,9 +112,7 @@ class Pipeline:
             writers["openai"] = OpenAIWriter(
                 config["OPENAI_BASE_URL"], config["OPENAI_MODEL"], config["OPENAI_API_KEY"], timeout, retries
             )
-        threshold = config["SUPPORT_THRESHOLD"]
-        verifier = Verifier(embedder, threshold if threshold is not None else
-                            SUPPORT_THRESHOLDS.get(embedder.name, SUPPORT_THRESHOLD))
+        verifier = Verifier(embedder, config["SUPPORT_THRESHOLD"])  # None: the embedder's own (search/embedders.py)
         default = config["GENERATOR"] or next(n for n in ("gemini", "claude", "openai", "offline") if n in writers)
         if default not in writers:
             raise ValueError(f"GENERATOR={default!r} is not configured; available: {sorted(writers)} (set its API key)")

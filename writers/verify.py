@@ -4,7 +4,7 @@
 span of the claim appears verbatim in that passage, after normalising case, whitespace, punctuation
 and Hebrew vowel points and cantillation; (3) support: the best cosine between the claim and a
 sentence of the passage (the library's embedder), supported from a threshold chosen for that embedder
-by `flask --app app calibrate-support` (SUPPORT_THRESHOLDS). A claim none of whose citations holds is
+by `flask --app app calibrate-support` (search/embedders.py). A claim none of whose citations holds is
 dropped, and so is a claim that cites nothing: nothing is shown as sourced that is not. Headings and
 lead-in lines ("There are two opinions:") are structure, not claims; they stay while a claim under them stays.
 Each check also records the span of the passage the claim rests on (its best sentence, or the sentence
@@ -19,14 +19,8 @@ import numpy as np
 from hebrew.script import normalise
 from ingest.chunking import sentence_spans
 from models import Hit, Statement
+from search.embedders import settings
 
-# Chosen by `flask --app app calibrate-support` for each embedder, since their cosines live on different scales
-# (500 questions joined to their gold answer as claims, against their gold paragraph and the best BM25 paragraph
-# that is not gold). MiniLM on squad-dev: at 0.61, 85% of supported claims kept and 81% of unsupported ones
-# removed (balanced accuracy 0.834). multilingual-e5-small on heq-dev (Hebrew): at 0.88, 88% kept, 85% removed
-# (0.868; its mean support is 0.91 for gold and 0.85 for the others).
-SUPPORT_THRESHOLDS = {"sentence-transformers/all-MiniLM-L6-v2": 0.61, "intfloat/multilingual-e5-small": 0.88}
-SUPPORT_THRESHOLD = SUPPORT_THRESHOLDS["sentence-transformers/all-MiniLM-L6-v2"]  # for an embedder not calibrated
 MARKERS = re.compile(r"([ \t]?)\[(\d+(?:\s*,\s*\d+)*)\]")  # [1] or [1, 3], with the space before it, to remove both
 QUOTE = re.compile(r"[\"“”«»״]([^\"“”«»״]{3,})[\"“”«»״]")
 LINE_PREFIX = re.compile(r"^\s*(?:[-*+]\s+|\d{1,3}[.)]\s+|>\s*)?")  # a list bullet, number or quote mark
@@ -135,9 +129,10 @@ class Check:
 class Verifier:
     """Checks every citation of an answer against the passages it names."""
 
-    def __init__(self, embedder, threshold: float = SUPPORT_THRESHOLD):
+    def __init__(self, embedder, threshold: float | None = None):
+        """threshold: the least support cosine; by default the one chosen for the embedder (search/embedders.py)."""
         self.embedder = embedder
-        self.threshold = threshold
+        self.threshold = threshold if threshold is not None else settings(embedder.name).support
 
     def support(self, claims: list[str], passage: str) -> np.ndarray:
         """For each claim, its best cosine with a sentence of the passage."""

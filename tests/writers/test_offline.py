@@ -41,13 +41,13 @@ def test_real_embedder_declines_when_the_passages_are_off_topic(real_embedder):
 
 
 def test_decline_thresholds_are_the_embedders_own_unless_given():
-    from writers.offline import DECLINE_THRESHOLD, DECLINE_THRESHOLDS
+    from search.embedders import EMBEDDERS, UNCALIBRATED
 
     class E5Named(FakeEmbedder):
         name = "intfloat/multilingual-e5-small"
 
-    assert (ExtractiveWriter(FakeEmbedder()).min_similarity, ExtractiveWriter(FakeEmbedder()).min_score) == DECLINE_THRESHOLD
-    assert (ExtractiveWriter(E5Named()).min_similarity, ExtractiveWriter(E5Named()).min_score) == DECLINE_THRESHOLDS[E5Named.name]
+    assert (ExtractiveWriter(FakeEmbedder()).min_similarity, ExtractiveWriter(FakeEmbedder()).min_score) == UNCALIBRATED.decline
+    assert (ExtractiveWriter(E5Named()).min_similarity, ExtractiveWriter(E5Named()).min_score) == EMBEDDERS[E5Named.name].decline
     question, hits = "Who discovered penicillin?", make_retriever().search("Who discovered penicillin?", top_k=3)
     assert "[1]" in ExtractiveWriter(FakeEmbedder()).write(WriteRequest(question, "factual_lookup", hits)).text
     strict = ExtractiveWriter(FakeEmbedder(), thresholds=(0.99, 0.99))  # no sentence is that close: decline

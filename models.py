@@ -1,6 +1,7 @@
-"""Small records passed between the stages: chunks, hits, citations and answers.
+"""Small records passed between the stages: documents, chunks, hits, drafts, citations, answers and results.
 
-Behaviour lives in the stage modules (retrieval.py, generator.py, pipeline.py); these are data only.
+Behaviour lives in the stage modules (retrieval.py, generator.py, pipeline.py); these are data, and what a
+chunk's data says of itself (its heading, the text that is indexed).
 """
 from dataclasses import dataclass, field
 
@@ -158,3 +159,35 @@ class Answer:
     degraded: str | None = None  # why the configured provider was not used, when it failed
     removed_claims: list[str] = field(default_factory=list)  # sentences dropped because no citation supported them
     model: str | None = None  # the model that wrote it, when one did
+
+
+@dataclass(frozen=True)
+class Question:
+    """A question as the pipeline understood it: the standalone form it searched for, its type and language."""
+
+    session_id: str
+    question: str  # as asked
+    standalone_question: str  # rewritten from the conversation when it was a follow-up
+    rewritten: bool
+    query_type: str
+    query_type_confidence: float
+    language: str  # the answer's language
+
+
+@dataclass
+class Evidence:
+    """The passages found for a question, in the order shown."""
+
+    hits: list[Hit]
+    reranked: bool  # a cross-encoder ordered them
+    followup: dict | None = None  # {"query", "added"} when a reasoning question searched once more
+
+
+@dataclass
+class Result:
+    """One answered question: what was asked, the evidence, the checked answer, and milliseconds per stage."""
+
+    question: Question
+    evidence: Evidence
+    answer: Answer
+    timings: dict  # classify, retrieve, generate, total, and "stages" of retrieval

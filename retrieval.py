@@ -6,22 +6,16 @@ returned with every stage's score. Without a cross-encoder the hybrid order stan
 in its own words and in the words the texts use for them (glossary.py), so an English or everyday-Hebrew
 question finds a rabbinic text.
 """
-import json
-import logging
 import time
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
 from hebrew.glossary import query_words, with_text_words
 from hebrew.script import HEBREW_LETTER
-from hebrew.words import tokenize
 from models import Hit
-from search import library
 from search.embedders import UNCALIBRATED
-
-log = logging.getLogger(__name__)
+from search.reranker import Reranker
 
 MODES = ("bm25", "dense", "hybrid", "rerank")
 
@@ -35,38 +29,6 @@ class RetrievalConfig:
     rerank_depth: int = 32  # fused candidates the cross-encoder re-scores
     top_k: int = 5  # passages returned
     alpha_he: float = UNCALIBRATED.alpha_he  # for queries in Hebrew (or Aramaic); chosen per embedder (embedders.py)
-    plain: bool = False  # the baseline evaluations measure against: questions as plain words (bm25.tokenize), no
-    # analyzer, no glossary, embedded as asked; only for a library whose BM25 is plain too (evaluate.plain_baseline)
-
-
-class Reranker:
-    """A sentence-transformers CrossEncoder that scores (query, passage) pairs."""
-
-    def __init__(self, model, name: str):
-        self.model = model
-        self.name = name
-
-    @classmethod
-    def load(cls, name: str) -> "Reranker":
-        """Load a cross-encoder by id or local path."""
-        import torch
-        from sentence_transformers import CrossEncoder
-
-        from search.embedding import load_sentence_transformer
-
-        log.info("loading cross-encoder %s", name)
-        # weights may ship in fp16 to stay small; CPUs compute fp32 much faster
-        model = load_sentence_transformer(name, cls=CrossEncoder, model_kwargs={"dtype": torch.float32})
-        card = Path(name) / "training.json"  # one of ours: score pairs at the length it was trained on
-        if card.exists():
-            model.max_length = json.loads(card.read_text())["max_length"]
-        return cls(model, name)
-
-    def score(self, query: str, passages: list[str]) -> np.ndarray:
-        """Relevance of each passage to the query (higher is better)."""
-        if not passages:
-            return np.zeros(0)
-        return np.asarray(self.model.predict([(query, p) for p in passages], batch_size=32, show_progress_bar=False), dtype=np.float64)
 
 
 def fuse(dense: np.ndarray, bm25: np.ndarray, bm25_max: float, alpha: float) -> np.ndarray:
@@ -88,24 +50,14 @@ class Retriever:
     """Searches one library of chunks with BM25, a FAISS index and, optionally, a cross-encoder."""
 
     def __init__(self, library, embedder, reranker: Reranker | None = None, config=None):
-        """library: anything whose current() gives the View to search (a library.Library, or a library.View)."""
+        """library: current() gives the View to search, matching_documents(filters) the ids filters allow."""
         self.library = library
         self.embedder = embedder
         self.reranker = reranker
         self.config = config or RetrievalConfig()
 
-    @classmethod
-    def load(cls, folder: Path, embedder, reranker=None, config=None) -> "Retriever":
-        """Open the library saved in folder, checking it was built for this embedder."""
-        return cls(library.Library.open(Path(folder), embedder), embedder, reranker, config)
-
-    @property
-    def chunks(self):
-        return self.library.current().chunks
-
     def search(self, query: str, top_k: int | None = None, candidates: int | None = None, timings=None,
-               mode: str | None = None, exclude_docs: set[str] | frozenset = frozenset(),
-               only_docs: set[str] | None = None) -> list[Hit]:
+               mode: str | None = None, filters: dict | None = None) -> list[Hit]:
         """Find the passages that best answer query.
 
         Args:
@@ -114,8 +66,7 @@ class Retriever:
             candidates: candidates taken from each of BM25 and dense search (default: the config's).
             timings: a dict that receives the milliseconds of each stage, if given.
             mode: "bm25", "dense", "hybrid" or "rerank" to rank by one stage (default: the full pipeline).
-            exclude_docs: document ids whose chunks must not be returned.
-            only_docs: if given, only chunks of these documents are searched (filters).
+            filters: search only documents matching document_ids, language, work, tier, community.
 
         Returns:
             Up to top_k hits, best first, each with its BM25, dense, fused and cross-encoder scores
@@ -141,24 +92,18 @@ class Retriever:
             timings[stage] = round((now - clock) * 1000, 2)
             clock = now
 
-        allowed = None  # a mask over chunk positions, when filters narrow the search
-        if only_docs is not None:
-            allowed = np.isin(view.doc_ids, list(only_docs))
-        if exclude_docs:
-            allowed = (np.ones(len(view.chunks), bool) if allowed is None else allowed) & ~np.isin(view.doc_ids, list(exclude_docs))
-
+        allowed = self.allowed(view, filters)  # a mask over chunk positions, when filters narrow the search
         ids = np.zeros(0, dtype=np.int64)
         bm25_all = np.zeros(len(view.chunks))
         if mode != "dense":
-            words = [[word] for word in tokenize(query)] if cfg.plain else query_words(query)
-            bm25_all = view.bm25.scores_any(words)  # a word counts by its best form; glossary words added
+            bm25_all = view.bm25.scores_any(self.bm25_words(query))  # a word counts by its best form
             if allowed is not None:
                 bm25_all[~allowed] = 0.0
             bm25_top = _top(bm25_all, candidates)
             ids = bm25_top[bm25_all[bm25_top] > 0]  # a chunk with no query word is no BM25 candidate
             lap("bm25")
         if mode != "bm25":
-            query_vector = self.embedder.embed_queries([query if cfg.plain else with_text_words(query, view.bm25.vocab)])[0]
+            query_vector = self.embedder.embed_queries([self.dense_text(query, view.bm25.vocab)])[0]
             lap("embed_query")
             ids = np.union1d(ids, self._dense_candidates(view, query_vector, candidates, allowed)).astype(np.int64)
             lap("dense")
@@ -189,6 +134,22 @@ class Retriever:
             if after < len(view.chunks) and view.chunks[after].doc_id == hit.chunk.doc_id:
                 hit.context_after = view.chunks[after].text
         return hits
+
+    def allowed(self, view, filters: dict | None) -> np.ndarray | None:
+        """The chunk positions filters allow, as a mask; None when nothing is filtered."""
+        if not filters:
+            return None
+        return np.isin(view.doc_ids, list(self.library.matching_documents(filters)))
+
+    @staticmethod
+    def bm25_words(query: str) -> list[list[str]]:
+        """The query's BM25 words, each with its alternative forms, the glossary's words for it added."""
+        return query_words(query)
+
+    @staticmethod
+    def dense_text(query: str, vocabulary) -> str:
+        """What dense search embeds: the question and the glossary's words for it that the library contains."""
+        return with_text_words(query, vocabulary)
 
     @staticmethod
     def _dense_candidates(view, query_vector: np.ndarray, k: int, allowed) -> np.ndarray:

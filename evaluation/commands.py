@@ -43,30 +43,29 @@ def train_classifier(data: Path, encoder: str | None, pooling: str, out: Path | 
 @with_appcontext
 def eval_command(folder, mode, limit, seed, split, answers, unanswerable, cache, corpus, plain, text_field):
     """Evaluate retrieval (and answers) on a BEIR-layout FOLDER; the last line is JSON."""
-    from evaluation import evaluate
+    from evaluation import datasets, evaluate, libraries
     from hebrew import analyzer
     from ingest.corpus import read_corpus
-    from pipeline import Pipeline
+    from search.embedding import Embedder
 
     config = current_app.config
     corpus = corpus or folder / "corpus.jsonl"
     if not corpus.exists():
         raise click.UsageError(f"{folder}/ has no corpus.jsonl; name the corpus its qrels refer to with --corpus PATH")
-    book = not evaluate.is_beir_corpus(corpus)
+    book = not datasets.is_beir_corpus(corpus)
     if book and unanswerable:
         raise click.UsageError(f"--unanswerable leaves out gold documents, but {corpus.name} is one book; use a BEIR corpus.jsonl")
-    queries, qrels = evaluate.read_queries(folder, text_field), evaluate.read_qrels(folder, split)
-    queries = evaluate.sample(queries, qrels, limit, seed)
+    queries, qrels = datasets.read_queries(folder, text_field), datasets.read_qrels(folder, split)
+    queries = datasets.sample(queries, qrels, limit, seed)
+    embedder = Embedder.load(config["EMBEDDING_MODEL"])
     bm25_only = mode == "bm25" and not (answers or unanswerable)  # nothing reads the vectors: embed nothing
-
-    def open_library(embedder):
-        embedder = evaluate.NoVectors(embedder.dim) if bm25_only else embedder
-        if book:
-            return evaluate.ingested_library(corpus, embedder, cache)
-        return evaluate.cached_library(read_corpus(corpus), embedder, config["MAX_CHARS"], config["OVERLAP_CHARS"], cache)
-    pipeline = Pipeline.load(config, open_library)
-    if plain:
-        evaluate.plain_baseline(pipeline.retriever)
+    indexed_with = libraries.NoVectors(embedder.dim) if bm25_only else embedder
+    if book:
+        searched = libraries.ingested_library(corpus, indexed_with, cache)
+    else:
+        searched = libraries.cached_library(read_corpus(corpus), indexed_with, config["MAX_CHARS"],
+                                            config["OVERLAP_CHARS"], cache)
+    pipeline = eval_pipeline(config, searched, embedder, plain)
     result = {"queries": len(queries), **evaluate.evaluate_retrieval(pipeline.retriever, queries, qrels, mode)}
     if answers or unanswerable:
         result.update(evaluate.evaluate_answers(pipeline, queries, qrels, unanswerable=False))
@@ -81,6 +80,17 @@ def eval_command(folder, mode, limit, seed, split, answers, unanswerable, cache,
         "analyzer": "plain (bm25.tokenize, no glossary)" if plain else analyzer.version(),
     }
     click.echo(json.dumps(result))
+
+
+def eval_pipeline(config, searched, embedder, plain: bool = False):
+    """The pipeline over an evaluation library, with the retriever that can leave documents out (or the baseline)."""
+    from evaluation import libraries
+    from pipeline import Pipeline
+
+    pipeline = Pipeline.load(config, searched, embedder)
+    pipeline.retriever = (libraries.plain_baseline(pipeline.retriever) if plain
+                          else libraries.EvalRetriever.of(pipeline.retriever))
+    return pipeline
 
 
 @click.command("bench")
@@ -117,7 +127,7 @@ def bench_command(sizes: str, queries: int, no_compare: bool, worker_chunks: int
 @with_appcontext
 def calibrate_support_command(folder: Path, limit: int, seed: int):
     """Choose the citation support threshold on a BEIR folder with gold answers; the last line is JSON."""
-    from evaluation.evaluate import calibrate_support
+    from evaluation.calibrate import calibrate_support
     from search.embedding import Embedder
     from writers.verify import Verifier
 
@@ -134,15 +144,16 @@ def calibrate_support_command(folder: Path, limit: int, seed: int):
 @with_appcontext
 def calibrate_decline_command(folder: Path, limit: int, seed: int, cache: Path):
     """Choose the offline writer's decline thresholds on a BEIR folder's own corpus; the last line is JSON."""
-    from evaluation import evaluate
+    from evaluation import libraries
+    from evaluation.calibrate import calibrate_decline
     from ingest.corpus import read_corpus
-    from pipeline import Pipeline
+    from search.embedding import Embedder
 
     config = current_app.config
-    docs = read_corpus(folder / "corpus.jsonl")
-    pipeline = Pipeline.load(config, lambda embedder: evaluate.cached_library(
-        docs, embedder, config["MAX_CHARS"], config["OVERLAP_CHARS"], cache))
-    result = evaluate.calibrate_decline(pipeline, folder, limit, seed)
+    embedder = Embedder.load(config["EMBEDDING_MODEL"])
+    searched = libraries.cached_library(read_corpus(folder / "corpus.jsonl"), embedder, config["MAX_CHARS"],
+                                        config["OVERLAP_CHARS"], cache)
+    result = calibrate_decline(eval_pipeline(config, searched, embedder), folder, limit, seed)
     click.echo(f"min_similarity {result['min_similarity']}, min_score {result['min_score']}: "
                f"balanced accuracy {result['balanced_accuracy']} (now {result['current_balanced_accuracy']})")
     click.echo(json.dumps(result))

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import torch
 
-from evaluation.evaluate import corpus_bm25, hard_negatives, read_qrels, read_queries
+from evaluation.calibrate import corpus_bm25, hard_negatives
+from evaluation.datasets import read_qrels, read_queries
 
 log = logging.getLogger(__name__)
 

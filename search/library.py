@@ -78,9 +78,6 @@ class View:
         """A view of an index whose FAISS ids are the chunk positions (tests, throwaway indexes)."""
         return cls(chunks, bm25, index, np.arange(len(chunks), dtype=np.int64))
 
-    def current(self) -> "View":
-        return self
-
     def positions(self, labels: np.ndarray) -> np.ndarray:
         """Chunk positions of FAISS labels (all of which must be in this view)."""
         return np.searchsorted(self.labels, labels)
@@ -123,6 +120,10 @@ class Library:
             finally:
                 self._swap.release()
         return self.view
+
+    def matching_documents(self, filters: dict) -> set[str]:
+        """Ids of the documents whose metadata equals every given filter (storage/store.py)."""
+        return self.store.matching_documents(filters)
 
     # changes
 

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from app import create_app
+from evaluation.libraries import FixedLibrary
 from generator import Generator
 from hebrew.words import tokenize
 from ingest.corpus import chunk_documents
@@ -108,7 +109,7 @@ def make_retriever(docs=CORPUS, embedder=None, reranker=None):
     texts = [c.passage_text for c in chunks]
     index = faiss.IndexFlatIP(embedder.dim)
     index.add(embedder.embed(texts))
-    return Retriever(View.of(chunks, index_bm25(chunks), index), embedder, reranker)
+    return Retriever(FixedLibrary(View.of(chunks, index_bm25(chunks), index)), embedder, reranker)
 
 
 def make_pipeline(writer=None, label="factual_lookup"):

@@ -4,11 +4,13 @@ import numpy as np
 import pytest
 
 from conftest import CORPUS, FakeEmbedder, make_retriever
+from evaluation.libraries import FixedLibrary
 from hebrew.glossary import query_words
 from ingest.corpus import chunk_documents
 from models import Document
-from retrieval import Reranker, Retriever, fuse
+from retrieval import Retriever, fuse
 from search.library import View, index_bm25
+from search.reranker import Reranker
 
 
 def test_fuse_is_the_design_formula():
@@ -112,11 +114,6 @@ def test_rerank_mode_without_a_cross_encoder_is_refused():
         make_retriever().search("Rome", mode="rerank")
 
 
-def test_excluded_documents_are_never_returned():
-    hits = make_retriever().search("Who discovered penicillin?", top_k=4, exclude_docs={"fleming"})
-    assert hits and "fleming" not in {h.chunk.doc_id for h in hits}
-
-
 SEIFIM = [
     Document("oc-253", "הלכות שבת", "כירה שהסיקוה בגפת או בעצים, אין משהין עליה תבשיל בשבת אלא אם כן גרופה או קטומה."),
     Document("oc-318", "הלכות שבת", "הַמְבַשֵּׁל בַּשַּׁבָּת חייב. מים שהוחמו מערב שבת מותר לשתותם."),
@@ -131,7 +128,7 @@ def make_hebrew_retriever():
     chunks = chunk_documents(SEIFIM, 1200, 200)
     index = faiss.IndexFlatIP(embedder.dim)
     index.add(embedder.embed([c.passage_text for c in chunks]))
-    return Retriever(View.of(chunks, index_bm25(chunks), index), embedder)
+    return Retriever(FixedLibrary(View.of(chunks, index_bm25(chunks), index)), embedder)
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,12 @@ import re
 from flask import Blueprint, current_app, request, url_for
 
 from ingest.jobs import METADATA_FIELDS as DOCUMENT_FIELDS
-from web.api import ApiError, loaded_pipeline
+from ingest.jobs import Ingestor
+from ingest.parsers import check_upload
+from storage.store import Store
+from web.errors import ApiError
+from web.services import services
+from web.shaping import document_json, job_json
 
 bp = Blueprint("documents", __name__)
 
@@ -18,35 +23,29 @@ METADATA_FIELDS = (*DOCUMENT_FIELDS, "document_id")
 MAX_FIELD_CHARS = 300
 DOCUMENT_ID = re.compile(r"^[\w-]{1,80}$")
 PAGE_MAX = 500
+FIXED = "This server's library is fixed (an evaluation build); it cannot add documents."
 
 
-def ingestor():
-    pipeline = loaded_pipeline()
-    if pipeline.ingestor is None:
-        raise ApiError("This server's library is fixed (an evaluation build); it cannot add documents.", 409)
-    pipeline.ingestor.start()
-    return pipeline.ingestor
+def ingestor() -> Ingestor:
+    """The running ingest worker of the library, or a 409 when the library cannot change."""
+    worker = services().ingestor
+    if worker is None:
+        raise ApiError(FIXED, 409)
+    worker.start()
+    return worker
 
 
-def job_json(job) -> dict:
-    return {
-        "id": job.id, "kind": job.kind, "document_id": job.document_id, "filename": job.filename,
-        "status": job.status, "stage": job.stage, "done": job.done, "total": job.total,
-        "error": job.error, "warnings": job.warnings, "created_at": job.created_at, "updated_at": job.updated_at,
-        "url": url_for("documents.job", job_id=job.id),
-    }
-
-
-def document_json(doc) -> dict:
-    return {k: getattr(doc, k) for k in ("id", "title", "author", "language", "format", "work", "tier", "community",
-                                         "filename", "chunk_count", "created_at", "updated_at")}
+def store() -> Store:
+    """The library's store, or a 409 when the server searches a fixed library."""
+    library = services().library
+    if library is None:
+        raise ApiError(FIXED, 409)
+    return library.store
 
 
 @bp.post("/api/documents")
 def upload():
     """Queue a file for ingestion: 202 with the job, or a 4xx that says what is wrong with the upload."""
-    from ingest.parsers import RejectedFile, check_upload
-
     request.max_content_length = current_app.config["MAX_UPLOAD_BYTES"]
     worker = ingestor()
     files = request.files.getlist("file")
@@ -68,17 +67,15 @@ def upload():
     data = upload.read()
     if not data:
         raise ApiError(f"{upload.filename} is empty.")
-    try:
-        check_upload(data, upload.filename)
-    except RejectedFile as exc:
-        raise ApiError(str(exc), 415) from None
+    check_upload(data, upload.filename)  # a RejectedFile is a 415 with its reason (errors.py)
     job = worker.submit_file(data, upload.filename, options)
     return job_json(job), 202, {"Location": url_for("documents.job", job_id=job.id)}
 
 
 @bp.get("/api/jobs/<job_id>")
 def job(job_id: str):
-    found = loaded_pipeline().retriever.library.store.job(job_id)
+    """An ingest job's stage and progress."""
+    found = store().job(job_id)
     if found is None:
         raise ApiError(f"No job {job_id}.", 404)
     return job_json(found)
@@ -87,7 +84,6 @@ def job(job_id: str):
 @bp.get("/api/documents")
 def list_documents():
     """A page of documents: ?limit (1-500), ?offset, ?q (title contains)."""
-    store = loaded_pipeline().retriever.library.store
     try:
         limit = int(request.args.get("limit", 100))
         offset = int(request.args.get("offset", 0))
@@ -95,12 +91,13 @@ def list_documents():
         raise ApiError('"limit" and "offset" must be whole numbers.') from None
     if not 1 <= limit <= PAGE_MAX or offset < 0:
         raise ApiError(f'"limit" must be from 1 to {PAGE_MAX} and "offset" at least 0.')
-    docs, total = store.documents(limit, offset, request.args.get("q", "").strip())
+    docs, total = store().documents(limit, offset, request.args.get("q", "").strip())
     return {"documents": [document_json(d) for d in docs], "total": total, "limit": limit, "offset": offset}
 
 
 @bp.delete("/api/documents/<doc_id>")
 def delete_document(doc_id: str):
+    """Remove a document, its passages and its stored file."""
     removed = ingestor().delete(doc_id)
     if removed is None:
         raise ApiError(f"No document {doc_id}.", 404)
@@ -109,6 +106,7 @@ def delete_document(doc_id: str):
 
 @bp.post("/api/documents/<doc_id>/reindex")
 def reindex(doc_id: str):
+    """Queue a re-index of a document from its stored file: 202 with the job."""
     try:
         job = ingestor().submit_reindex(doc_id)
     except ValueError as exc:
@@ -121,5 +119,5 @@ def reindex(doc_id: str):
 @bp.get("/api/stats")
 def stats():
     """Documents, chunks, and the documents with the most chunks."""
-    store = loaded_pipeline().retriever.library.store
-    return {**store.stats(), "jobs": store.job_counts(), "per_document": store.largest_documents()}
+    found = store()
+    return {**found.stats(), "jobs": found.job_counts(), "per_document": found.largest_documents()}

@@ -3,14 +3,16 @@
 GET /api/history?q=&session_id=&status=&limit=&offset= lists answer summaries, newest first;
 GET /api/history/<id> gives one answer in full with its feedback; POST /api/history/<id>/feedback
 takes {"rating": "up"|"down", "comment"?}; POST /api/history/<id>/review takes {"status", "corrected_text"?}.
-Shapes and types are checked here, values by History (its HistoryError messages are written for the client);
-every refusal is an ApiError. The History lives in current_app.extensions["history"].
-Does not: log answers (the pipeline calls History.log) or delete them.
+Shapes and types are checked here, values by History (its HistoryError messages are written for the client,
+and errors.py answers them, as it answers an unknown id with a 404).
+Does not: log answers (shaping.logged does) or delete them.
 """
 from flask import Blueprint, current_app, request
 
-from storage.history import MAX_PAGE, SESSION_ID, STATUSES, History, HistoryError, UnknownAnswer
-from web.api import ApiError
+from storage.history import MAX_PAGE, SESSION_ID, STATUSES
+from web.errors import ApiError, unknown_answer
+from web.services import history
+from web.validation import json_body, whole_number
 
 bp = Blueprint("history", __name__)
 
@@ -19,54 +21,6 @@ FEEDBACK_FIELDS = ("rating", "comment")
 REVIEW_FIELDS = ("status", "corrected_text")
 DEFAULT_PAGE = 20
 MAX_OFFSET = 1_000_000_000  # SQLite integers are 64-bit; anything near that is a mistake
-
-
-def history() -> History:
-    """The app's History, or a 503 saying it is not set up."""
-    store = current_app.extensions.get("history")
-    if store is None:
-        raise ApiError("This server keeps no answer history (no History configured).", 503)
-    return store
-
-
-def whole_number(name: str, default: int, low: int, high: int) -> int:
-    """The query parameter name as an int from low to high, or default when absent."""
-    raw = request.args.get(name)
-    if raw is None or raw == "":
-        return default
-    if not raw.isascii() or not raw.isdigit() or not low <= int(raw) <= high:
-        raise ApiError(f'"{name}" must be a whole number from {low} to {high:,}.')
-    return int(raw)
-
-
-def json_body(allowed: tuple[str, ...], example: str) -> dict:
-    """The request's JSON object, with no fields outside allowed."""
-    body = request.get_json(silent=True)
-    if not isinstance(body, dict):
-        raise ApiError(f"Send a JSON object (Content-Type: application/json) such as {example}.")
-    unknown = sorted(set(body) - set(allowed))
-    if unknown:
-        raise ApiError(f"Unknown field(s): {', '.join(unknown)}. Allowed fields: {', '.join(allowed)}.")
-    return body
-
-
-def not_found(answer_id: str) -> ApiError:
-    """The 404 for an answer id that is not in the history."""
-    return ApiError(f"No answer with id {answer_id[:64]!r} in the history. Ids come from the \"id\" of a "
-                    "/api/query answer or from GET /api/history.", 404)
-
-
-@bp.errorhandler(HistoryError)
-def invalid(exc: HistoryError):
-    """A value the history refuses: its message says what to send instead (written for users, no internals)."""
-    return {"error": str(exc)}, 400
-
-
-@bp.errorhandler(UnknownAnswer)
-def unknown_answer(exc: UnknownAnswer):
-    """An answer id that is not in the history."""
-    error = not_found(exc.args[0] if exc.args else "")
-    return {"error": error.message}, error.status
 
 
 @bp.get("/api/history")
@@ -92,7 +46,7 @@ def record(answer_id: str):
     """One answer in full, with its citations, passages, timings, review and feedback."""
     found = history().get(answer_id)
     if found is None:
-        raise not_found(answer_id)
+        raise unknown_answer(answer_id)
     return found
 
 

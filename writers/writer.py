@@ -22,3 +22,11 @@ def stream_of(writer, request: WriteRequest) -> Iterator[str | Draft]:
     draft = writer.write(request)
     yield draft.text
     yield draft
+
+
+def status_of(writer) -> dict:
+    """A writer's health for /api/health; writers that keep none are configured and untried."""
+    if hasattr(writer, "status"):
+        return writer.status()
+    return {"name": getattr(writer, "name", None), "model": getattr(writer, "model", None), "configured": True,
+            "circuit": "closed", "last_call": None}

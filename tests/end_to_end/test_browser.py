@@ -382,7 +382,7 @@ HEBREW_REFS = {"oc-318": "Shulchan Arukh, Orach Chayim 318:1", "oc-495": "Shulch
 def hebrew_pipeline(writer):
     """checked_pipeline over HEBREW, whose Shulchan Arukh passages carry canonical refs as imported ones do."""
     pipeline = checked_pipeline(writer, HEBREW)
-    view = pipeline.retriever.library
+    view = pipeline.retriever.library.current()
     view.chunks[:] = [replace(c, ref=HEBREW_REFS.get(c.doc_id)) for c in view.chunks]
     return pipeline
 
@@ -426,9 +426,9 @@ def test_hebrew_reads_right_to_left_and_english_left_to_right(page, serve):
 
 def test_book_manager_uploads_lists_and_removes_a_document(tmp_path, browser, serve):
     from playwright.sync_api import expect
-    from test_documents import BOOK, library_pipeline
+    from test_documents import BOOK, library_app
 
-    server = serve(create_app({"TESTING": True}, pipeline=library_pipeline(tmp_path / "lib")))
+    server = serve(library_app({"TESTING": True}, tmp_path / "lib"))
     context = browser.new_context()
     page = context.new_page()
     confirmations = []

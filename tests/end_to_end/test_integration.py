@@ -1,10 +1,9 @@
 """End to end with the real embedder, classifier and offline answerer on a small library."""
 import pytest
 
-from pipeline import Pipeline
-from retrieval import Retriever
+from app import build
 from search.embedding import ModelNotFound
-from search.library import LibraryError
+from search.library import Library, LibraryError
 
 
 @pytest.mark.parametrize(
@@ -48,7 +47,7 @@ def test_health_names_the_live_models(real_app):
 def test_unknown_embedding_model_says_what_to_do(real_app):
     config = dict(real_app.config, EMBEDDING_MODEL="someone/unknown-model")
     with pytest.raises(ModelNotFound, match="give the path of a downloaded model"):
-        Pipeline.load(config)
+        build(config)
 
 
 def test_library_built_for_another_embedder_is_refused(real_library):
@@ -56,4 +55,4 @@ def test_library_built_for_another_embedder_is_refused(real_library):
         name, dim = "other-model", 384
 
     with pytest.raises(LibraryError, match="built with the embedding model sentence-transformers/all-MiniLM-L6-v2"):
-        Retriever.load(real_library, OtherEmbedder())
+        Library.open(real_library, OtherEmbedder())

@@ -117,7 +117,7 @@ def test_eval_unknown_split_says_what_exists(tmp_path, beir):
 
 def test_support_calibration_separates_gold_from_other_paragraphs(beir):
     from conftest import FakeEmbedder
-    from evaluation.evaluate import calibrate_support
+    from evaluation.calibrate import calibrate_support
     from writers.verify import Verifier
 
     result = calibrate_support(Verifier(FakeEmbedder()), beir, limit=10)

@@ -6,7 +6,7 @@ import torch
 
 from conftest import QUERIES
 from evaluation.train_reranker import train, training_pairs
-from retrieval import Reranker
+from search.reranker import Reranker
 
 
 def test_pairs_are_gold_positives_and_bm25_hard_negatives(beir):

@@ -118,7 +118,7 @@ def test_filters_and_neighbours(tmp_path):
     lib = corpus.build(CORPUS, FakeEmbedder(), tmp_path, 1200, 200)
     lib.replace_documents([entry("kettle", ["A kettle boils water.", "Tea needs hot water.", "Coffee too."])])
     retriever = Retriever(lib, FakeEmbedder())
-    only = retriever.search("water", top_k=5, only_docs={"photosynthesis"})
+    only = retriever.search("water", top_k=5, filters={"document_ids": ["photosynthesis"]})
     assert {h.chunk.doc_id for h in only} == {"photosynthesis"}
     middle = next(h for h in retriever.search("Tea needs hot water", top_k=5) if h.chunk.id == "kettle#1")
     assert middle.context_before == "A kettle boils water." and middle.context_after == "Coffee too."

@@ -14,7 +14,7 @@ from storage.history import (
     UnknownAnswer,
     trigram_available,
 )
-from web.api import register_error_handlers
+from web.errors import register_error_handlers
 from web.history import bp
 
 FTS_MODES = [pytest.param(True, id="fts5-trigram"), pytest.param(False, id="like")]

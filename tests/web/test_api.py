@@ -132,11 +132,11 @@ def test_health_reports_what_is_live(client):
 def test_health_is_503_while_loading_then_200(monkeypatch):
     release = threading.Event()
 
-    def slow_load(config, **kwargs):
+    def slow_build(config):
         release.wait(10)
-        return make_pipeline()
+        return app_module.Services(make_pipeline())
 
-    monkeypatch.setattr(app_module.Pipeline, "load", staticmethod(slow_load), raising=False)
+    monkeypatch.setattr(app_module, "build", slow_build)
     client = create_app({"TESTING": True}).test_client()
     response = client.get("/api/health")
     assert response.status_code == 503 and response.json == {"status": "loading"}

@@ -27,16 +27,16 @@ Green tea wants water below boiling, about eighty degrees, for two minutes.
 """
 
 
-def library_pipeline(folder):
+def library_app(config, folder):
+    """The app over a real library built in folder, managed by the documents API."""
     lib = corpus.build(CORPUS, FakeEmbedder(), folder, 1200, 200)
-    writer = FakeWriter("offline")
-    return Pipeline(FakeClassifier(), Retriever(lib, FakeEmbedder()), Generator({"offline": writer}, "offline"),
-                    {"library": {}}, Ingestor(lib))
+    pipeline = Pipeline(FakeClassifier(), Retriever(lib, FakeEmbedder()), Generator({"offline": FakeWriter("offline")}, "offline"))
+    return create_app(config, pipeline=pipeline, library=lib)
 
 
 @pytest.fixture
 def lib_client(tmp_path):
-    app = create_app({"TESTING": True, "MAX_UPLOAD_BYTES": 200_000}, pipeline=library_pipeline(tmp_path / "lib"))
+    app = library_app({"TESTING": True, "MAX_UPLOAD_BYTES": 200_000}, tmp_path / "lib")
     return app.test_client()
 
 
@@ -205,7 +205,7 @@ def test_cli_ingest_adds_files_and_folders_with_metadata(tmp_path):
     (books / "kettles.txt").write_text(BOOK)
     (books / "notes.md").write_text("# Notes\n\nCopper kettles conduct heat well.\n")
     (books / "ignored.xyz").write_text("not a book")
-    app = create_app({"TESTING": True, "LIBRARY_DIR": str(tmp_path / "lib")}, pipeline=library_pipeline(tmp_path / "x"))
+    app = library_app({"TESTING": True, "LIBRARY_DIR": str(tmp_path / "lib")}, tmp_path / "x")
     runner = app.test_cli_runner()
     result = runner.invoke(args=["ingest", str(books), "--tier", "private", "--author", "A. Brewer"])
     assert result.exit_code == 0, result.output

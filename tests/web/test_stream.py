@@ -97,32 +97,6 @@ def test_a_follow_up_is_rewritten_from_the_conversation():
     assert other["rewritten"] is False  # a new conversation has nothing to refer back to
 
 
-def test_a_reasoning_question_with_weak_evidence_gets_one_follow_up_retrieval():
-    pipeline = make_pipeline(label="reasoning")
-    searches = []
-    search = pipeline.retriever.search
-    pipeline.retriever.search = lambda query, *a, **kw: searches.append(query) or search(query, *a, **kw)
-    body = pipeline.ask("Why was Rome an empire and photosynthesis xylophones?", top_k=4)
-    assert len(searches) == 2 and body["followup_retrieval"] == {"query": "xylophones", "added": 0}
-    searches.clear()
-    body = pipeline.ask("Why was Rome founded around the Mediterranean?", top_k=2)
-    assert len(searches) == 1 and body["followup_retrieval"] is None  # every word was found: no second search
-
-
-def test_follow_up_retrieval_adds_passages_for_the_missing_part():
-    pipeline = make_pipeline(label="reasoning")
-    body = pipeline.ask("Why does photosynthesis matter for Everest climbers?", top_k=1)
-    follow = body["followup_retrieval"]
-    assert follow and follow["added"] >= 1 and len(body["passages"]) == 1 + follow["added"]
-
-
-def test_language_follows_the_question_unless_set():
-    pipeline = make_pipeline()
-    assert pipeline.ask("מי גילה את הפניצילין?")["language"] == "he"
-    assert pipeline.ask("Who discovered penicillin?", language="he")["language"] == "he"
-    assert pipeline.ask("Who discovered penicillin?")["language"] == "en"
-
-
 def test_health_lists_each_provider_status():
     pipeline = make_pipeline()
     pipeline.generator = Generator({"offline": FakeWriter("offline"), "b": FakeWriter("b")}, "offline")

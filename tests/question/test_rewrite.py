@@ -1,14 +1,8 @@
 """Follow-up questions rewritten into standalone ones: the offline rules, and a fake model's rewrites checked."""
 import pytest
 
-from question.conversation import (
-    MAX_REWRITE_CHARS,
-    REWRITE_PROMPT,
-    is_follow_up,
-    rewrite,
-    rewrite_offline,
-    rewrite_with_llm,
-)
+from question.follow_up import is_follow_up, rewrite_offline
+from question.rewrite import MAX_REWRITE_CHARS, REWRITE_PROMPT, rewrite, rewrite_with_llm
 
 SHABBAT = "Is it permitted to heat water on Shabbat?"
 SHABBAT_HE = "האם מותר לחמם מים בשבת?"

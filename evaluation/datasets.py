@@ -1,0 +1,69 @@
+"""The dev sets as evaluation reads them: BEIR-layout queries and qrels, sampled, and what qrels name a passage by.
+
+A BEIR folder holds corpus.jsonl (`_id`, `title`, `text`), queries.jsonl (`_id`, `text`, `metadata.answers`) and
+qrels/<split>.tsv. Queries written against a book (the Shulchan Arukh's jsonl, say) have qrels that name refs:
+a passage counts as its ref, a gloss ("..., Rema") as the seif it glosses.
+"""
+import json
+import random
+from pathlib import Path
+
+
+def read_queries(folder: Path, text_field: str | None = None) -> list[dict]:
+    """Queries of queries.jsonl as {"id", "text", "answers"}; with text_field, each asked as its metadata[text_field]
+    instead (halacha-he's questions in English: "en"), and those without one left out."""
+    queries = []
+    with open(folder / "queries.jsonl", encoding="utf-8") as lines:
+        for line in lines:
+            if line.strip():
+                row = json.loads(line)
+                metadata = row.get("metadata") or {}
+                text = metadata.get(text_field) if text_field else row["text"]
+                if isinstance(text, str) and text.strip():
+                    queries.append({"id": str(row["_id"]), "text": text, "answers": metadata.get("answers", [])})
+    return queries
+
+
+def read_qrels(folder: Path, split: str = "test") -> dict[str, dict[str, int]]:
+    """query id -> {document id: relevance} from qrels/<split>.tsv (header line first)."""
+    path = folder / "qrels" / f"{split}.tsv"
+    if not path.exists():
+        raise FileNotFoundError(f"{path} not found; choose a split that {folder}/qrels/ has with --split")
+    qrels: dict[str, dict[str, int]] = {}
+    for line in path.read_text(encoding="utf-8").splitlines()[1:]:
+        if line.strip():
+            query, doc, score = line.split("\t")
+            qrels.setdefault(query, {})[doc] = int(score)
+    return qrels
+
+
+def is_beir_corpus(path: Path) -> bool:
+    """Whether path is a BEIR corpus.jsonl (records with "_id" and "text"), not a book to ingest."""
+    with open(path, encoding="utf-8") as lines:
+        first = next((line for line in lines if line.strip()), "{}")
+    try:
+        record = json.loads(first)
+    except json.JSONDecodeError:
+        return False
+    return path.suffix == ".jsonl" and isinstance(record, dict) and {"_id", "text"} <= record.keys()
+
+
+def judged_id(doc_id: str, ref: str | None) -> str:
+    """What qrels name a passage by: its document, or in an ingested book its ref (a gloss by its seif's)."""
+    return ref.removesuffix(", Rema") if ref else doc_id
+
+
+def doc_ranking(hits) -> list[str]:
+    """Judged ids in the order of their best chunk."""
+    seen: dict[str, None] = {}
+    for hit in hits:
+        seen.setdefault(judged_id(hit.chunk.doc_id, hit.chunk.ref), None)
+    return list(seen)
+
+
+def sample(queries: list[dict], qrels: dict, limit: int | None, seed: int) -> list[dict]:
+    """The judged queries, or a seeded random sample of limit of them."""
+    judged = [q for q in queries if any(g > 0 for g in qrels.get(q["id"], {}).values())]
+    if limit and limit < len(judged):
+        judged = random.Random(seed).sample(judged, limit)
+    return judged

@@ -1,0 +1,147 @@
+"""The libraries and the retriever evaluation runs against, none of which a server ever uses.
+
+A dev set's corpus is indexed with the configured embedder and chunking into a cache keyed by corpus hash plus
+configuration, so a second run starts at once; a book (the Shulchan Arukh's jsonl) is ingested as `flask ingest`
+would. A cache is built in a staging folder and renamed into place when complete, so a run killed mid-build
+never leaves a library that opens but holds nothing. BM25-only runs embed nothing (NoVectors).
+EvalRetriever is the pipeline's retriever with what only evaluation asks of it: documents left out (each
+question's gold, to measure declining) and the plain baseline (questions as plain words, no glossary).
+"""
+import hashlib
+import json
+import shutil
+import sys
+import tempfile
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+from hebrew.words import tokenize
+from ingest import corpus
+from ingest.jobs import Ingestor
+from ingest.parsers import parse_file
+from ingest.structure import split
+from retrieval import Retriever
+from search import library
+from search.bm25 import BM25
+
+
+class NoVectors:
+    """The embedder of a library evaluated with BM25 alone: every passage gets a zero vector, nothing is embedded.
+
+    Its name keys a cache of its own, so such a library is never opened for dense search.
+    """
+
+    name = "none (bm25 only)"
+
+    def __init__(self, dim: int):
+        self.dim = dim
+
+    def embed(self, texts: list[str], batch_size: int = 32, progress: bool = False) -> np.ndarray:
+        """Zero vectors, one per text."""
+        return np.zeros((len(texts), self.dim), dtype=np.float32)
+
+    embed_queries = embed
+
+
+class FixedLibrary:
+    """One view of a library, searched as it is: what a baseline or a test searches instead of a Library."""
+
+    def __init__(self, view):
+        self.view = view
+
+    def current(self):
+        """The one view."""
+        return self.view
+
+    def matching_documents(self, filters: dict) -> set[str]:
+        """The document ids filters name (a fixed view knows no other metadata)."""
+        if set(filters) - {"document_ids"}:
+            raise ValueError("a fixed library is filtered by document_ids only")
+        return set(filters["document_ids"])
+
+
+class EvalRetriever(Retriever):
+    """The pipeline's retriever, with documents left out on request, and optionally the plain baseline."""
+
+    def __init__(self, library, embedder, reranker=None, config=None, plain: bool = False):
+        super().__init__(library, embedder, reranker, config)
+        self.plain = plain  # questions as plain words (hebrew.words.tokenize), no glossary, embedded as asked
+        self.excluded: frozenset[str] = frozenset()  # document ids no search returns (a question's gold)
+
+    @classmethod
+    def of(cls, retriever: Retriever, plain: bool = False) -> "EvalRetriever":
+        """The same search as retriever (library, embedder, cross-encoder, settings)."""
+        return cls(retriever.library, retriever.embedder, retriever.reranker, retriever.config, plain)
+
+    def allowed(self, view, filters):
+        """The filters' mask, without the excluded documents."""
+        mask = super().allowed(view, filters)
+        if not self.excluded:
+            return mask
+        kept = ~np.isin(view.doc_ids, list(self.excluded))
+        return kept if mask is None else mask & kept
+
+    def bm25_words(self, query: str) -> list[list[str]]:
+        """Plain words for the baseline, else the pipeline's."""
+        return [[word] for word in tokenize(query)] if self.plain else super().bm25_words(query)
+
+    def dense_text(self, query: str, vocabulary) -> str:
+        """The question as asked for the baseline, else the pipeline's."""
+        return query if self.plain else super().dense_text(query, vocabulary)
+
+
+def plain_baseline(retriever: Retriever) -> EvalRetriever:
+    """The baseline the analyzer is measured against: BM25 over plain words (hebrew.words.tokenize) of what the
+    library indexes, questions as plain words without the glossary, and embedded as asked."""
+    view = retriever.library.current()
+    plain = replace(view, bm25=BM25.index([tokenize(c.passage_text) for c in view.chunks]))
+    return EvalRetriever(FixedLibrary(plain), retriever.embedder, retriever.reranker, retriever.config, plain=True)
+
+
+def _cached(folder: Path, embedder, build) -> library.Library:
+    """The library in folder, or build(staging folder) run once and renamed into folder when it finished."""
+    try:
+        return library.load(folder, embedder)
+    except library.LibraryError:
+        pass
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))
+    try:
+        build(staging)
+        shutil.rmtree(folder, ignore_errors=True)  # an unfinished build of an older version
+        staging.rename(folder)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return library.load(folder, embedder)
+
+
+def cached_library(docs, embedder, max_chars: int, overlap: int, cache_root: Path) -> library.Library:
+    """The library of docs, built once per corpus and configuration."""
+    key = json.dumps([corpus.content_hash(docs), embedder.name, max_chars, overlap, library.FORMAT_VERSION])
+    folder = Path(cache_root) / hashlib.sha256(key.encode()).hexdigest()[:16]
+    what = "BM25 only" if isinstance(embedder, NoVectors) else f"embedded with {embedder.name}"
+
+    def build(staging: Path) -> None:
+        print(f"indexing {len(docs):,} documents ({what}) into {folder}/ (cached for next time)", file=sys.stderr)
+        corpus.build(docs, embedder, staging, max_chars, overlap, progress=True)
+
+    return _cached(folder, embedder, build)
+
+
+def ingested_library(path: Path, embedder, cache_root: Path) -> library.Library:
+    """The library of the one book at path as `flask ingest` builds it, cached by its passages and the embedder."""
+    parsed = parse_file(path, path.name)
+    pieces = [(p.ref, p.text, p.section_path)
+              for p in split(parsed.text, parsed.title or path.stem, parsed.units, parsed.section_names)]
+    key = json.dumps([pieces, embedder.name, library.FORMAT_VERSION], ensure_ascii=False)
+    folder = Path(cache_root) / ("book-" + hashlib.sha256(key.encode()).hexdigest()[:16])
+
+    def build(staging: Path) -> None:
+        print(f"ingesting {path} ({len(pieces):,} passages, {embedder.name}) into {folder}/ (cached for next time)",
+              file=sys.stderr)
+        ingestor = Ingestor(library.Library.open(staging, embedder, create=True))
+        ingestor.run(*ingestor.claim(ingestor.submit_file(path, path.name, {}).id))
+
+    return _cached(folder, embedder, build)

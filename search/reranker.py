@@ -1,0 +1,44 @@
+"""The cross-encoder that re-scores fused candidates, when one is configured (RERANKER_MODEL).
+
+No pretrained cross-encoder can be installed offline; `flask --app app train-reranker` trains one from a
+shipped encoder (evaluation/train_reranker.py), and any sentence-transformers CrossEncoder folder works.
+Does not: decide when to re-rank (retrieval.py does).
+"""
+import json
+import logging
+from pathlib import Path
+
+import numpy as np
+
+from search.embedding import load_sentence_transformer
+
+log = logging.getLogger(__name__)
+
+
+class Reranker:
+    """A sentence-transformers CrossEncoder that scores (query, passage) pairs."""
+
+    def __init__(self, model, name: str):
+        self.model = model
+        self.name = name
+
+    @classmethod
+    def load(cls, name: str) -> "Reranker":
+        """Load a cross-encoder by id or local path."""
+        import torch
+        from sentence_transformers import CrossEncoder
+
+        log.info("loading cross-encoder %s", name)
+        # weights may ship in fp16 to stay small; CPUs compute fp32 much faster
+        model = load_sentence_transformer(name, cls=CrossEncoder, model_kwargs={"dtype": torch.float32})
+        card = Path(name) / "training.json"  # one of ours: score pairs at the length it was trained on
+        if card.exists():
+            model.max_length = json.loads(card.read_text())["max_length"]
+        return cls(model, name)
+
+    def score(self, query: str, passages: list[str]) -> np.ndarray:
+        """Relevance of each passage to the query (higher is better)."""
+        if not passages:
+            return np.zeros(0)
+        scores = self.model.predict([(query, p) for p in passages], batch_size=32, show_progress_bar=False)
+        return np.asarray(scores, dtype=np.float64)

@@ -1,0 +1,90 @@
+"""The chat page and asking: /, /api/health, /api/query and /api/query/stream (server-sent events).
+
+A question's body is checked by validation.py; the conversation's last turns come from the history, the
+pipeline answers, and the answer is logged and shaped here (shaping.py).
+"""
+import time
+from contextlib import closing
+
+from flask import Blueprint, Response, current_app, request, stream_with_context
+
+from web.errors import ApiError
+from web.services import services
+from web.shaping import evidence_json, logged, question_json, sse
+from web.validation import validate_query
+
+bp = Blueprint("api", __name__)
+
+
+@bp.get("/")
+def index():
+    """The chat page."""
+    return current_app.send_static_file("index.html")
+
+
+@bp.get("/api/health")
+def health():
+    """200 with what is live once loaded; 503 while loading or after a failed load."""
+    loader = current_app.extensions["rag"]
+    if loader.services is not None:
+        live = loader.services
+        described = live.pipeline.describe()
+        library = {**described["library"], **live.info.get("library", {}),
+                   **(live.library.store.stats() if live.library else {})}
+        return {"status": "ok", **described, **live.info, "library": library}
+    if loader.error:
+        return {"status": "error", "error": loader.error}, 503
+    return {"status": "loading"}, 503
+
+
+def query_arguments(pipeline) -> dict:
+    """The checked arguments of a /api/query or /api/query/stream request, with the conversation's last turns."""
+    body = request.get_json(silent=True)
+    if body is None:
+        raise ApiError('The body is not JSON. Send Content-Type: application/json and {"question": "..."}.')
+    args = validate_query(body, sorted(pipeline.generator.writers))
+    history = current_app.extensions.get("history")
+    turns = history.turns(args["session_id"]) if history is not None and args["session_id"] else []
+    return {**args, "turns": turns}
+
+
+@bp.post("/api/query")
+def query():
+    """Answer a question with cited evidence."""
+    pipeline = services().pipeline
+    body = logged(pipeline.ask(**query_arguments(pipeline)))
+    current_app.logger.info("%s question answered by %s in %.0f ms", body["query_type"], body["generator"],
+                            body["timings_ms"]["total"])
+    return body
+
+
+@bp.post("/api/query/stream")
+def query_stream():
+    """The answer as server-sent events: meta, sources, delta..., answer, done (or error).
+
+    A client that disconnects closes this stream, which closes the writer's and so stops generation.
+    """
+    pipeline = services().pipeline
+    args = query_arguments(pipeline)
+    logger = current_app.logger
+    shape = {"meta": question_json, "sources": evidence_json, "delta": lambda text: {"text": text}}
+
+    def events():
+        started = time.perf_counter()
+        with closing(pipeline.stream(**args)) as stream:
+            try:
+                for name, data in stream:
+                    if name != "answer":
+                        yield sse(name, shape[name](data))
+                        continue
+                    body = logged(data)
+                    yield sse("answer", body)
+                    yield sse("done", {"id": body["id"], "timings_ms": body["timings_ms"]})
+                    logger.info("%s question streamed by %s in %.0f ms", body["query_type"], body["generator"],
+                                (time.perf_counter() - started) * 1000)
+            except Exception:  # noqa: BLE001 - the 200 and its headers are sent: an error can only be an event now
+                logger.exception("the answer stream failed")
+                yield sse("error", {"error": "Something went wrong while writing the answer; it has been logged. Try again."})
+
+    return Response(stream_with_context(events()), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

@@ -1,0 +1,27 @@
+"""What the views read from the app: the loaded services (a 503 while they load) and the answer history.
+
+app.py keeps a Loader of the Services (pipeline, library, ingest worker) in app.extensions["rag"] and the
+History in app.extensions["history"]; views reach them only through these functions.
+"""
+from flask import current_app
+
+from storage.history import History
+from web.errors import ApiError
+
+
+def services():
+    """The loaded Services, or a 503 saying why there are none yet."""
+    loader = current_app.extensions["rag"]
+    if loader.services is None:
+        if loader.error:
+            raise ApiError(f"Evidenz could not load: {loader.error}", 503)
+        raise ApiError("Evidenz is still loading its models and library; try again in a few seconds.", 503)
+    return loader.services
+
+
+def history() -> History:
+    """The app's History, or a 503 saying it is not set up."""
+    store = current_app.extensions.get("history")
+    if store is None:
+        raise ApiError("This server keeps no answer history (no History configured).", 503)
+    return store

@@ -1,0 +1,101 @@
+"""Response shaping: the pipeline's records as the JSON the API returns, and the answer logged with its id.
+
+Field names and order are the API's (README); `sse` frames one server-sent event.
+Does not: validate requests (validation.py) or decide anything about the answer.
+"""
+import json
+from dataclasses import asdict
+
+from flask import current_app, url_for
+
+from hebrew.refs import hebrew_label
+from models import Citation, Evidence, Hit, Question, Result
+
+
+def passage_json(n: int, hit: Hit) -> dict:
+    """A hit as the API shows it; ce_score is the hybrid score when no cross-encoder ran."""
+    return {
+        "n": n,
+        "id": hit.chunk.id,
+        "doc_id": hit.chunk.doc_id,
+        "title": hit.chunk.title,
+        "chunk": hit.chunk.text,
+        "ce_score": round(hit.score, 4),
+        "bm25_score": round(hit.bm25_score, 4),
+        "dense_score": round(hit.dense_score, 4),
+        "hybrid_score": round(hit.hybrid_score, 4),
+        "ref": hit.chunk.ref,
+        "ref_he": hebrew_label(hit.chunk.ref),
+        "parent_ref": hit.chunk.parent_ref,
+        "section_path": list(hit.chunk.section_path),
+        "context_before": hit.context_before,
+        "context_after": hit.context_after,
+    }
+
+
+def citation_json(citation: Citation) -> dict:
+    """A checked citation as the API shows it."""
+    return {**asdict(citation), "ref_he": hebrew_label(citation.ref), "spans": [list(span) for span in citation.spans]}
+
+
+def question_json(question: Question) -> dict:
+    """The "meta" event: the question as the pipeline understood it."""
+    return asdict(question)
+
+
+def evidence_json(evidence: Evidence) -> dict:
+    """The "sources" event: the passages, whether a cross-encoder ordered them, and the follow-up search."""
+    return {"passages": [passage_json(n, hit) for n, hit in enumerate(evidence.hits, start=1)],
+            "reranked": evidence.reranked, "followup_retrieval": evidence.followup}
+
+
+def result_json(result: Result) -> dict:
+    """The /api/query body (and the stream's "answer" event), its "id" set once it is logged."""
+    answer, sources = result.answer, evidence_json(result.evidence)
+    return {
+        "id": None,
+        **question_json(result.question),
+        "answer": answer.text,
+        "declined": answer.declined,
+        "citations": [citation_json(c) for c in answer.citations],
+        "invalid_citations": answer.invalid_citations,
+        "removed_claims": answer.removed_claims,
+        "passages": sources["passages"],
+        "generator": answer.generator,
+        "model": answer.model,
+        "degraded": answer.degraded is not None,
+        **({"degraded_reason": answer.degraded} if answer.degraded else {}),
+        "reranked": sources["reranked"],
+        "followup_retrieval": sources["followup_retrieval"],
+        "timings_ms": result.timings,
+    }
+
+
+def logged(result: Result) -> dict:
+    """The result's JSON, logged in the answer history (when the app keeps one) with its new id."""
+    body = result_json(result)
+    history = current_app.extensions.get("history")
+    if history is not None:
+        body["id"] = history.log(body)
+    return body
+
+
+def job_json(job) -> dict:
+    """An ingest or re-index job with its progress and its URL."""
+    return {
+        "id": job.id, "kind": job.kind, "document_id": job.document_id, "filename": job.filename,
+        "status": job.status, "stage": job.stage, "done": job.done, "total": job.total,
+        "error": job.error, "warnings": job.warnings, "created_at": job.created_at, "updated_at": job.updated_at,
+        "url": url_for("documents.job", job_id=job.id),
+    }
+
+
+def document_json(doc) -> dict:
+    """A document's metadata, without its text."""
+    return {k: getattr(doc, k) for k in ("id", "title", "author", "language", "format", "work", "tier", "community",
+                                         "filename", "chunk_count", "created_at", "updated_at")}
+
+
+def sse(event: str, data: dict) -> str:
+    """One server-sent event."""
+    return f"event: {event}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"

@@ -1,0 +1,96 @@
+"""Request bodies and parameters checked in one place, with named limits and messages that say what to send.
+
+Every refusal is an ApiError (400). Values that only a lower layer can judge (a review status, a comment's
+length) are checked there, and its messages are written for the client too.
+"""
+import re
+
+from flask import request
+
+from storage.store import FILTER_FIELDS as METADATA_FILTERS
+from web.errors import ApiError
+
+MAX_QUESTION_CHARS = 2000
+TOP_K_MIN, TOP_K_MAX = 1, 20
+QUERY_FIELDS = ("question", "top_k", "provider", "model", "language", "session_id", "filters")
+MAX_MODEL_CHARS = 100
+SESSION_ID = re.compile(r"[A-Za-z0-9_-]{1,100}")
+LANGUAGE = re.compile(r"auto|[a-z]{2,3}")
+FILTER_FIELDS = ("document_ids", *METADATA_FILTERS)
+MAX_FILTER_IDS = 200
+
+
+def validate_query(body, providers: list[str]) -> dict:
+    """Check a /api/query body; returns the arguments of Pipeline.ask."""
+    if not isinstance(body, dict):
+        raise ApiError('The body must be a JSON object such as {"question": "Who discovered penicillin?"}.')
+    unknown = sorted(set(body) - set(QUERY_FIELDS))
+    if unknown:
+        raise ApiError(f"Unknown field(s): {', '.join(unknown)}. Allowed fields: {', '.join(QUERY_FIELDS)}.")
+    question = body.get("question")
+    if question is None:
+        raise ApiError('Missing "question": send {"question": "your question"}.')
+    if not isinstance(question, str):
+        raise ApiError('"question" must be a string.')
+    question = question.strip()
+    if not question:
+        raise ApiError('"question" is empty; write a question.')
+    if len(question) > MAX_QUESTION_CHARS:
+        raise ApiError(f'"question" has {len(question):,} characters; the limit is {MAX_QUESTION_CHARS:,}. Shorten it.')
+    top_k = body.get("top_k")
+    if top_k is not None and (isinstance(top_k, bool) or not isinstance(top_k, int) or not TOP_K_MIN <= top_k <= TOP_K_MAX):
+        raise ApiError(f'"top_k" must be a whole number from {TOP_K_MIN} to {TOP_K_MAX}.')
+    provider = body.get("provider")
+    if provider is not None and (not isinstance(provider, str) or provider not in providers):
+        raise ApiError(f'"provider" must be one of the configured providers: {", ".join(providers)}.')
+    model = body.get("model")
+    if model is not None and (not isinstance(model, str) or not 0 < len(model.strip()) <= MAX_MODEL_CHARS):
+        raise ApiError(f'"model" must be a model name of 1 to {MAX_MODEL_CHARS} characters, or left out for the default.')
+    language = body.get("language")
+    if language is not None and (not isinstance(language, str) or not LANGUAGE.fullmatch(language)):
+        raise ApiError('"language" must be "auto" or a language code such as "en" or "he".')
+    session_id = body.get("session_id")
+    if session_id is not None and (not isinstance(session_id, str) or not SESSION_ID.fullmatch(session_id)):
+        raise ApiError('"session_id" must be 1 to 100 letters, digits, "-" or "_"; leave it out to start a conversation.')
+    return {"question": question, "top_k": top_k, "provider": provider, "model": model.strip() if model else None,
+            "language": language, "session_id": session_id, "filters": validate_filters(body.get("filters"))}
+
+
+def validate_filters(filters) -> dict | None:
+    """Check the optional "filters" object of a query."""
+    if filters is None:
+        return None
+    example = '{"document_ids": ["my-book"], "language": "he", "work": "...", "tier": "canonical", "community": "..."}'
+    if not isinstance(filters, dict):
+        raise ApiError(f'"filters" must be an object such as {example}.')
+    unknown = sorted(set(filters) - set(FILTER_FIELDS))
+    if unknown:
+        raise ApiError(f"Unknown filter(s): {', '.join(unknown)}. Allowed filters: {', '.join(FILTER_FIELDS)}.")
+    ids = filters.get("document_ids")
+    if ids is not None and (not isinstance(ids, list) or not all(isinstance(i, str) for i in ids) or len(ids) > MAX_FILTER_IDS):
+        raise ApiError(f'"filters.document_ids" must be a list of at most {MAX_FILTER_IDS} document ids (strings).')
+    for field in FILTER_FIELDS[1:]:
+        if filters.get(field) is not None and not isinstance(filters[field], str):
+            raise ApiError(f'"filters.{field}" must be a string.')
+    return {k: v for k, v in filters.items() if v is not None} or None
+
+
+def json_body(allowed: tuple[str, ...], example: str) -> dict:
+    """The request's JSON object, with no fields outside allowed."""
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        raise ApiError(f"Send a JSON object (Content-Type: application/json) such as {example}.")
+    unknown = sorted(set(body) - set(allowed))
+    if unknown:
+        raise ApiError(f"Unknown field(s): {', '.join(unknown)}. Allowed fields: {', '.join(allowed)}.")
+    return body
+
+
+def whole_number(name: str, default: int, low: int, high: int) -> int:
+    """The query parameter name as an int from low to high, or default when absent."""
+    raw = request.args.get(name)
+    if raw is None or raw == "":
+        return default
+    if not raw.isascii() or not raw.isdigit() or not low <= int(raw) <= high:
+        raise ApiError(f'"{name}" must be a whole number from {low} to {high:,}.')
+    return int(raw)

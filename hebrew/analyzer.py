@@ -21,12 +21,12 @@ strip the Aramaic ד prefix, or guess abbreviations the dictionary lacks (their 
 """
 import csv
 import hashlib
-import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
 import regex
 
+from hebrew.normal import TO_PLAIN, without_points
 from hebrew.words import tokenize
 
 # Raise when the analysis changes; with the dictionary's digest it names the analysis a library's BM25 was built
@@ -45,13 +45,9 @@ QUESTION_WORDS = frozenset(
 HEBREW_BLOCK = "\u0590-\u05FF\uFB1D-\uFB4F"
 LETTERS = "\u05D0-\u05EA"
 HEBREW = regex.compile(f"[{HEBREW_BLOCK}]")
-MARKS = regex.compile(r"[\u0591-\u05BD\u05BF\u05C1\u05C2\u05C4\u05C5\u05C7]")  # points and accents
-SEPARATORS = regex.compile(r"[\u05BE\u05C0\u05C3\u05C6]")  # maqaf, paseq, sof pasuq, nun hafukha
-PRESENTATION = regex.compile(r"[\uFB1D-\uFB4F\u05F0-\u05F2]")  # precomposed letters (שׁ, בּ) and Yiddish ligatures
 QUOTES = str.maketrans({"\u05F3": "'", "\u2018": "'", "\u2019": "'", "\u201B": "'", "\u2032": "'", "`": "'",
                         "\u00B4": "'", "\u05F4": '"', "\u201C": '"', "\u201D": '"', "\u201E": '"', "\u201F": '"',
                         "\u2033": '"'})
-FINALS = str.maketrans("ךםןףץ", "כמנפצ")
 # A Hebrew word may hold quotes between letters (שו"ע, ג'ירפה) and end in a geresh (וכו', ר'). Any other word
 # is letters, digits and marks of another script, as bm25.TOKEN_RE finds them.
 TOKEN = regex.compile(
@@ -62,9 +58,7 @@ TOKEN = regex.compile(
 
 def normalize(text: str) -> str:
     """Case-folded text without Hebrew points or accents, with unified quotes and word separators as spaces."""
-    text = PRESENTATION.sub(lambda m: unicodedata.normalize("NFKD", m[0]), text.casefold())
-    text = SEPARATORS.sub(" ", MARKS.sub("", text))
-    return text.translate(QUOTES).replace("''", '"')
+    return without_points(text.casefold()).translate(QUOTES).replace("''", '"')
 
 
 def strip_prefixes(word: str) -> list[str]:
@@ -84,7 +78,7 @@ def load_abbreviations(path: Path = ABBREVIATIONS) -> dict[str, tuple[str, ...]]
     with open(path, encoding="utf-8") as rows:
         for row in csv.reader(rows, delimiter="\t", quoting=csv.QUOTE_NONE):
             if row and not row[0].startswith("#") and len(row) >= 2:
-                table[normalize(row[0].strip()).translate(FINALS)] = tuple(m[0] for m in TOKEN.finditer(normalize(row[1])))
+                table[normalize(row[0].strip()).translate(TO_PLAIN)] = tuple(m[0] for m in TOKEN.finditer(normalize(row[1])))
     return table
 
 
@@ -108,7 +102,7 @@ def expand(word: str, table: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
 def word_forms(word: str) -> tuple[tuple[str, ...], ...]:
     """A normalised Hebrew-script word as the words it searches for: (its letters, its prefix-less forms), and one
     such tuple for each word of its expansion when it is an abbreviation. Cached: texts repeat their words."""
-    word = word.translate(FINALS)
+    word = word.translate(TO_PLAIN)
     letters = word.replace("'", "").replace('"', "")
     words = [(letters, *strip_prefixes(letters))]
     for full in expand(word, load_abbreviations()):
@@ -122,7 +116,7 @@ def _words(text: str, query: bool = False) -> list[tuple[str, ...]]:
     for match in TOKEN.finditer(normalize(text)):
         if not match["he"]:
             words.append((match[0],))
-        elif not (query and is_question_word(match["he"].translate(FINALS))):
+        elif not (query and is_question_word(match["he"].translate(TO_PLAIN))):
             words.extend(word_forms(match["he"]))
     return words
 

@@ -6,6 +6,8 @@ Hebrew references back into English ones, or name works it has no entry for (tho
 """
 import re
 
+from hebrew.numerals import hebrew_number
+
 HEBREW_NAMES = {
     "Shulchan Arukh": 'שו"ע',
     "Orach Chayim": 'או"ח',
@@ -17,21 +19,7 @@ HEBREW_NAMES = {
     "Kitzur Shulchan Arukh": 'קיצור שו"ע',
     "Rema": "הגה",
 }
-ONES, TENS, HUNDREDS = "אבגדהוזחט", "יכלמנסעפצ", "קרשת"
 REF = re.compile(r"^(?P<work>[^,\d]+(?:, [^,\d]+)*) (?P<numbers>\d+(?::\d+)*)(?:, (?P<gloss>[^,\d]+))?$")
-
-
-def hebrew_number(n: int) -> str:
-    """n (1-999) in Hebrew letters, with gershayim before the last letter of a numeral of several: 128 -> קכ"ח."""
-    if not 0 < n < 1000:
-        raise ValueError(f"{n} is outside 1-999")
-    letters = "ת" * (n // 100 // 4) + (HUNDREDS[n // 100 % 4 - 1] if n // 100 % 4 else "")
-    rest = n % 100
-    if rest in (15, 16):  # never spell the divine name: 15 is ט"ו, 16 is ט"ז
-        letters += "ט" + ONES[rest - 10]
-    else:
-        letters += (TENS[rest // 10 - 1] if rest // 10 else "") + (ONES[rest % 10 - 1] if rest % 10 else "")
-    return f'{letters[:-1]}"{letters[-1]}' if len(letters) > 1 else letters
 
 
 def hebrew_label(ref: str | None) -> str | None:

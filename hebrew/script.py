@@ -14,28 +14,19 @@ Does not: detect languages beyond "he" vs "en" (Latin script is taken as English
 reversal mixes both shapes on one page.
 """
 import re
-import unicodedata
+
+from hebrew.normal import FINAL_LETTERS, PLAIN_LETTERS
 
 HEBREW_LETTER = re.compile(r"[\u05D0-\u05EA]")
 LATIN_LETTER = re.compile(r"[A-Za-z\u00C0-\u024F]")
 HEBREW_WORD = re.compile(r"[\u05D0-\u05EA\u0591-\u05C7\u05F3\u05F4]+")  # letters, niqqud, geresh, gershayim
-FINALS, PLAIN = "ךםןףץ", "כמנפצ"
 # A reversed line keeps its numbers and Latin phrases readable (PDFium orders them left to right), so they
 # move as one piece; every other character is reversed on its own and brackets are mirrored.
 PIECE = re.compile(r"[A-Za-z\u00C0-\u024F]+(?:[ '\-][A-Za-z\u00C0-\u024F]+)*|\d+(?:[.,:/\-]\d+)*|.", re.S)
 MIRROR = str.maketrans("()[]{}<>", ")(][}{><")
 LEADING_PUNCT = re.compile(r"^\s*[.:,;!?]+[\u05D0-\u05EA]", re.M)  # ".רחשה" opening a line
 TRAILING_PUNCT = re.compile(r"\s[.:,;!?]+[\u05D0-\u05EA\u0591-\u05C7]+\s*$", re.M)  # "... .וארוב" closing it
-MARKS = re.compile(r"[\u0591-\u05C7]")  # cantillation and vowel points (and maqaf, sof pasuq, which split words)
 SAMPLE_CHARS = 20_000  # language is decided on up to 10 slices of this size, spread over the text
-
-
-def normalise(text: str) -> str:
-    """Text as it is compared (quotes in citations, history search): NFKC, no vowel points or cantillation
-    (maqaf and sof pasuq become spaces), punctuation and symbols as spaces, case-folded, one space."""
-    text = MARKS.sub(lambda m: " " if m.group() in "\u05be\u05c3" else "", unicodedata.normalize("NFKC", text))
-    text = "".join(" " if unicodedata.category(c).startswith(("P", "S")) else c for c in text)
-    return " ".join(text.casefold().split())
 
 
 def detect_language(text: str) -> str | None:
@@ -60,8 +51,8 @@ def _reversal_evidence(text: str) -> tuple[int, int]:
         if len(letters) < 2:  # a lone letter is a number or an abbreviation, not evidence
             continue
         first, last = letters[0], letters[-1]
-        reversed_ += (first in FINALS) + (last in PLAIN)
-        upright += (last in FINALS) + (first in PLAIN)
+        reversed_ += (first in FINAL_LETTERS) + (last in PLAIN_LETTERS)
+        upright += (last in FINAL_LETTERS) + (first in PLAIN_LETTERS)
     return reversed_, upright
 
 

@@ -21,7 +21,7 @@ import json
 import re
 from collections.abc import Iterator
 
-from hebrew.refs import hebrew_number
+from hebrew.numerals import hebrew_number
 from ingest.records import Parsed, RejectedFile, Unit, display_name
 
 MAX_DEPTH = 3  # Sefaria's deepest simple texts: e.g. chapter, verse, comment

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
+from hebrew.numerals import hebrew_numeral
 from ingest.records import Unit
 from ingest.sizing import Sizes, Tokens, section_spans, trim
 
@@ -38,36 +39,6 @@ class _Section:
     parent_ref: str | None
     depth: int = 0  # 0 for a preamble; nesting level otherwise
     bare: bool = False  # only a heading line, no text of its own
-
-
-# --- Hebrew numerals --------------------------------------------------------------------------
-
-_LETTER_VALUES = dict(zip("אבגדהוזחטיכלמנסעפצקרשת", [*range(1, 10), *range(10, 100, 10), 100, 200, 300, 400]))
-_LETTER_VALUES.update({"ך": 20, "ם": 40, "ן": 50, "ף": 80, "ץ": 90})
-_GERESH = "׳״'\"`"
-
-
-def hebrew_numeral(s: str) -> int | None:
-    """The value of a Hebrew-letter numeral (ט"ו = 15, קכ"ח = 128), or None if s is not one."""
-    letters = [ch for ch in s.strip() if ch not in _GERESH]
-    if not letters or any(ch not in _LETTER_VALUES for ch in letters):
-        return None
-    values = [_LETTER_VALUES[ch] for ch in letters]
-    # Numerals are written largest first: any number of ת (800 = תת), one of ק-ש, one tens letter,
-    # one units letter. Holding to that keeps words such as "זה" or "שני" after "פרק" from reading as
-    # numbers. 15 and 16 are printed ט"ו / ט"ז, out of order; some digital texts write יה / יו.
-    i = 0
-    while i < len(values) and values[i] == 400:
-        i += 1
-    if i < len(values) and 100 <= values[i] < 400:
-        i += 1
-    rest = values[i:]
-    if rest in ([9, 6], [9, 7]):
-        return sum(values)
-    tens, units = [v for v in rest if 10 <= v < 100], [v for v in rest if v < 10]
-    if len(tens) > 1 or len(units) > 1 or rest != tens + units:
-        return None
-    return sum(values)
 
 
 def _number(token: str) -> int | None:

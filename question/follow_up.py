@@ -33,7 +33,8 @@ Does not: resolve a pronoun to its noun ("When did he die?" becomes "Who discove
 or catch every back-reference ("Who wrote that book?", "מה הוא עשה?" pass as standalone).
 """
 import re
-import unicodedata
+
+from hebrew.normal import normalise
 
 MAX_STANDALONE_CHARS = 1000
 MAX_PHRASE_WORDS = 6
@@ -84,16 +85,14 @@ FUNCTION_WORDS = QUESTION_WORDS | PRONOUNS | PREPOSITIONS | ARTICLES | {w for o 
     "את", "של", "אם", "כי", "לא", "כן", "יש", "אין", "אני", "אתה", "אנחנו", "או", "אז", "עוד", "כל", "רק", "כמו",
     "לגבי", "גם", "אבל", "ו", "ה", "ל", "מ", "אל", "לו", "לה", "בו", "בה", "אותן", "שם", "כאן", "בדיוק", "בבקשה",
 }
-HEBREW_MARKS = re.compile(r"[\u0591-\u05C7]")
 # Quoted text opens with a quote mark at the start of a word; Hebrew abbreviations (רמב"ם) have theirs inside.
 QUOTED = re.compile(r"(?:^|\s)[\"“«„'‘][^\"”»'’]{2,}[\"”»'’]")
 END_PUNCTUATION = re.compile(r"[?.!؟]+$")
 
 
 def norm(word: str) -> str:
-    """A word as the rules compare it: NFKC, no vowel points, lower case, no punctuation."""
-    word = HEBREW_MARKS.sub("", unicodedata.normalize("NFKC", word)).casefold()
-    return "".join(c for c in word if not unicodedata.category(c).startswith(("P", "S")))
+    """A word as the rules compare it: normalised (hebrew/normal.py) and without punctuation."""
+    return normalise(word).replace(" ", "")
 
 
 def words_of(text: str) -> list[tuple[str, str]]:

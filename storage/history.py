@@ -19,7 +19,7 @@ import time
 import uuid
 from pathlib import Path
 
-from hebrew.script import normalise
+from hebrew.normal import normalise
 from storage.database import Connections, Transaction
 
 STATUSES = ("unreviewed", "approved", "corrected", "rejected")
@@ -30,7 +30,7 @@ MAX_FEEDBACK_PER_ANSWER = 100  # keeps one answer's record bounded however often
 MAX_SEARCH_CHARS = 200
 MAX_PAGE = 100
 SUMMARY_CHARS = 300  # of the answer, in list rows
-SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{1,100}$")
+SESSION_ID = re.compile(r"[A-Za-z0-9_-]{1,100}")  # whole ids only: fullmatch
 PASSAGE_FIELDS = ("n", "id", "doc_id", "title", "ref", "ref_he", "chunk")  # the text too, so an old answer shows its evidence
 
 MIGRATIONS = [
@@ -145,7 +145,7 @@ class History:
         if not isinstance(question, str) or not question.strip() or not isinstance(answer, str):
             raise HistoryError('An entry needs "question" (non-empty text) and "answer" (text).')
         session_id = entry.get("session_id")
-        if session_id is not None and not (isinstance(session_id, str) and SESSION_ID.match(session_id)):
+        if session_id is not None and not (isinstance(session_id, str) and SESSION_ID.fullmatch(session_id)):
             raise HistoryError('"session_id" must be 1-100 characters of letters, digits, "_" and "-".')
         standalone = entry.get("standalone_question") or question
         passages = [{k: p.get(k) for k in PASSAGE_FIELDS} for p in entry.get("passages") or []]

@@ -16,13 +16,14 @@ from storage.store import Store
 from web.errors import ApiError
 from web.services import services
 from web.shaping import document_json, job_json
+from web.validation import MAX_OFFSET, whole_number
 
 bp = Blueprint("documents", __name__)
 
 METADATA_FIELDS = (*DOCUMENT_FIELDS, "document_id")
 MAX_FIELD_CHARS = 300
 DOCUMENT_ID = re.compile(r"^[\w-]{1,80}$")
-PAGE_MAX = 500
+DEFAULT_PAGE, PAGE_MAX = 100, 500
 FIXED = "This server's library is fixed (an evaluation build); it cannot add documents."
 
 
@@ -84,13 +85,8 @@ def job(job_id: str):
 @bp.get("/api/documents")
 def list_documents():
     """A page of documents: ?limit (1-500), ?offset, ?q (title contains)."""
-    try:
-        limit = int(request.args.get("limit", 100))
-        offset = int(request.args.get("offset", 0))
-    except ValueError:
-        raise ApiError('"limit" and "offset" must be whole numbers.') from None
-    if not 1 <= limit <= PAGE_MAX or offset < 0:
-        raise ApiError(f'"limit" must be from 1 to {PAGE_MAX} and "offset" at least 0.')
+    limit = whole_number("limit", DEFAULT_PAGE, 1, PAGE_MAX)
+    offset = whole_number("offset", 0, 0, MAX_OFFSET)
     docs, total = store().documents(limit, offset, request.args.get("q", "").strip())
     return {"documents": [document_json(d) for d in docs], "total": total, "limit": limit, "offset": offset}
 

@@ -12,7 +12,7 @@ from flask import Blueprint, current_app, request
 from storage.history import MAX_PAGE, SESSION_ID, STATUSES
 from web.errors import ApiError, unknown_answer
 from web.services import history
-from web.validation import json_body, whole_number
+from web.validation import MAX_OFFSET, json_body, whole_number
 
 bp = Blueprint("history", __name__)
 
@@ -20,7 +20,6 @@ SEARCH_PARAMS = ("q", "session_id", "status", "limit", "offset")
 FEEDBACK_FIELDS = ("rating", "comment")
 REVIEW_FIELDS = ("status", "corrected_text")
 DEFAULT_PAGE = 20
-MAX_OFFSET = 1_000_000_000  # SQLite integers are 64-bit; anything near that is a mistake
 
 
 @bp.get("/api/history")
@@ -30,7 +29,7 @@ def search():
     if unknown:
         raise ApiError(f"Unknown parameter(s): {', '.join(unknown)}. Allowed: {', '.join(SEARCH_PARAMS)}.")
     session_id = request.args.get("session_id") or None
-    if session_id is not None and not SESSION_ID.match(session_id):
+    if session_id is not None and not SESSION_ID.fullmatch(session_id):
         raise ApiError('"session_id" must be 1-100 characters of letters, digits, "_" and "-".')
     status = request.args.get("status") or None
     if status is not None and status not in STATUSES:

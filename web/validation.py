@@ -7,6 +7,7 @@ import re
 
 from flask import request
 
+from storage.history import SESSION_ID
 from storage.store import FILTER_FIELDS as METADATA_FILTERS
 from web.errors import ApiError
 
@@ -14,10 +15,10 @@ MAX_QUESTION_CHARS = 2000
 TOP_K_MIN, TOP_K_MAX = 1, 20
 QUERY_FIELDS = ("question", "top_k", "provider", "model", "language", "session_id", "filters")
 MAX_MODEL_CHARS = 100
-SESSION_ID = re.compile(r"[A-Za-z0-9_-]{1,100}")
 LANGUAGE = re.compile(r"auto|[a-z]{2,3}")
 FILTER_FIELDS = ("document_ids", *METADATA_FILTERS)
 MAX_FILTER_IDS = 200
+MAX_OFFSET = 1_000_000_000  # SQLite integers are 64-bit; anything near that is a mistake
 
 
 def validate_query(body, providers: list[str]) -> dict:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from hebrew.script import normalise
+from hebrew.normal import normalise
 from ingest.chunking import sentence_spans
 from models import Hit, Statement
 from search.embedders import settings

@@ -3,6 +3,7 @@ import pytest
 
 from hebrew import analyzer
 from hebrew.analyzer import analyze, analyze_query, load_abbreviations, normalize, strip_prefixes
+from hebrew.normal import TO_PLAIN
 from hebrew.words import tokenize
 
 
@@ -75,7 +76,7 @@ def test_geresh_in_every_quote_style_is_one_word(variant):
 )
 def test_prefix_forms_keep_at_least_two_letters(word, forms):
     assert strip_prefixes(word) == forms
-    assert analyze(word) == [word.translate(analyzer.FINALS), *forms]
+    assert analyze(word) == [word.translate(TO_PLAIN), *forms]
 
 
 def test_a_query_word_with_a_prefix_is_one_word_of_alternatives():
@@ -103,7 +104,7 @@ def test_a_query_word_with_a_prefix_is_one_word_of_alternatives():
 def test_abbreviations_expand_to_their_words(text, expansion):
     words = [forms[0] for forms in analyze_query(text)]
     assert words[1:] == expansion
-    assert words[0] == text.translate(analyzer.FINALS).replace('"', "").replace("״", "").replace("'", "")
+    assert words[0] == text.translate(TO_PLAIN).replace('"', "").replace("״", "").replace("'", "")
 
 
 @pytest.mark.parametrize("text", ['ובשו"ע', "והרמב״ם", 'כשו"ע', "ובמ״ב"])
@@ -129,7 +130,7 @@ def test_dictionary_has_the_entries_it_promises():
     table = load_abbreviations()
     assert len(table) >= 60
     for short in ('שו"ע', 'רמב"ם', 'מ"ב', 'או"ח', 'יו"ד', 'אה"ע', 'חו"מ', 'ס"ק', 'ר"ת', 'הקב"ה', 'ב"ה', 'ע"פ', "וכו'"):
-        assert normalize(short).translate(analyzer.FINALS) in table, short
+        assert normalize(short).translate(TO_PLAIN) in table, short
 
 
 @pytest.mark.parametrize(

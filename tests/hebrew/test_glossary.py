@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 
 from hebrew import glossary
-from hebrew.analyzer import MARKS, analyze
+from hebrew.analyzer import analyze
+from hebrew.normal import POINTS
 from search.bm25 import BM25
 
 SHARED_SA = Path(__file__).resolve().parents[3] / "shared" / "data" / "shulchan-arukh" / "shulchan_arukh_he.jsonl"
@@ -67,6 +68,6 @@ def test_the_projects_glossary_reads_whole_and_has_no_key_twice():
 
 @pytest.mark.skipif(not SHARED_SA.exists(), reason="../shared/data/shulchan-arukh is not beside the project")
 def test_every_word_the_glossary_searches_for_is_in_the_shulchan_arukh():
-    terms = set(analyze(MARKS.sub("", "\n".join(json.loads(line)["he"] for line in SHARED_SA.open(encoding="utf-8")))))
+    terms = set(analyze(POINTS.sub("", "\n".join(json.loads(line)["he"] for line in SHARED_SA.open(encoding="utf-8")))))
     missing = [(key, slot) for key, slots in glossary.load().items() for slot in slots if not terms & set(slot.terms)]
     assert not missing, f"slots whose words the Shulchan Arukh never uses: {missing[:10]}"

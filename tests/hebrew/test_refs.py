@@ -4,7 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from hebrew.refs import hebrew_label, hebrew_number
+from hebrew.numerals import hebrew_number
+from hebrew.refs import hebrew_label
 from ingest.json_reader import read_json
 from ingest.records import RejectedFile
 from ingest.structure import split

@@ -4,8 +4,9 @@ from pathlib import Path
 
 import pytest
 
+from hebrew.numerals import hebrew_numeral
 from ingest.records import Unit
-from ingest.structure import course_title, hebrew_numeral, split
+from ingest.structure import course_title, split
 
 SA = "Shulchan Arukh, Orach Chayim"
 DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"

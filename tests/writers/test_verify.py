@@ -3,9 +3,10 @@ import pytest
 
 from conftest import FakeEmbedder, FakeWriter, make_retriever
 from generator import Generator
+from hebrew.normal import normalise
 from models import Draft, Statement, WriteRequest
 from writers.prompt import CANNOT_ANSWER
-from writers.verify import Verifier, claims_of, normalise, render, split_claims
+from writers.verify import Verifier, claims_of, render, split_claims
 
 
 @pytest.fixture

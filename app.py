@@ -23,6 +23,7 @@ from ingest.jobs import Ingestor
 from pipeline import Pipeline
 from search.embedding import Embedder, ModelNotFound
 from search.library import Library, LibraryError
+from storage.database import NewerSchema
 from storage.history import History
 from web.documents import bp as documents_bp
 from web.errors import register_error_handlers
@@ -121,7 +122,7 @@ class Loader:
         """Load now, in this thread; a failure is kept as a message for /api/health."""
         try:
             self.services = self.build()
-        except (LibraryError, ModelNotFound, FileNotFoundError, ValueError) as exc:
+        except (LibraryError, ModelNotFound, NewerSchema, FileNotFoundError, ValueError) as exc:
             self.error = str(exc)
             log.error("could not load the pipeline: %s", exc)
         except Exception:  # noqa: BLE001 - a background thread must record every failure, or health says "loading" forever

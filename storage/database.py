@@ -1,7 +1,10 @@
 """SQLite files as Evidenz opens them: WAL (readers never wait for a writer), a busy timeout (a second
 writer waits instead of failing), foreign keys on, a connection per thread and per process (never reused
 across a fork, as gunicorn's preload forks), and explicit BEGIN IMMEDIATE transactions.
-Used by store.py (the library) and history.py (the answer log). Does not: define tables or migrations.
+Migrations are numbered by `PRAGMA user_version`: `migrate` applies the ones a file has not seen, each in one
+transaction that re-reads the version (safe when several processes start at once), and refuses a file written
+by a newer Evidenz. Used by store.py (the library) and history.py (the answer log).
+Does not: define tables or migrations.
 """
 import os
 import sqlite3
@@ -45,3 +48,23 @@ class Transaction:
     def __exit__(self, kind, value, traceback):
         self.db.execute("ROLLBACK" if kind else "COMMIT")
         return False
+
+
+class NewerSchema(RuntimeError):
+    """The file was written by a newer Evidenz, whose tables this one does not know."""
+
+
+def migrate(db: sqlite3.Connection, migrations: list[tuple[str, ...]], path: Path, setting: str) -> None:
+    """Apply the migrations (each a tuple of SQL statements) that the file at path has not seen yet.
+
+    setting names the configuration that chooses the file, for the message when the file is too new.
+    """
+    with Transaction(db):
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version > len(migrations):
+            raise NewerSchema(f"{path} was written by a newer Evidenz (schema {version}); "
+                              f"upgrade Evidenz or point {setting} elsewhere.")
+        for number, statements in enumerate(migrations[version:], start=version + 1):
+            for statement in statements:
+                db.execute(statement)
+            db.execute(f"PRAGMA user_version = {number}")

@@ -9,7 +9,7 @@ normalised form (NFKC, case-folded, Hebrew vowel points and cantillation removed
 "שָׁבַּת" finds "שבת" and "Shabbat?" finds "shabbat". Every word of the query must occur (as a substring); words of
 three or more characters go through an FTS5 trigram index when this SQLite has the trigram tokenizer (3.34+),
 shorter ones (and all of them without FTS5) through LIKE with escaped wildcards.
-Opened as store.py is (database.py: WAL, a busy timeout, a connection per thread and process); migrations by PRAGMA user_version.
+Opened and migrated as store.py is (database.py: WAL, a busy timeout, a connection per thread and process).
 Does not: delete answers, or hold the library's documents (store.py does).
 """
 import json
@@ -20,7 +20,7 @@ import uuid
 from pathlib import Path
 
 from hebrew.normal import normalise
-from storage.database import Connections, Transaction
+from storage.database import Connections, NewerSchema, Transaction, migrate
 
 STATUSES = ("unreviewed", "approved", "corrected", "rejected")
 RATINGS = ("up", "down")
@@ -113,16 +113,11 @@ class History:
         return self._connections.db
 
     def migrate(self) -> None:
-        """Apply the migrations this file has not seen, in one transaction that re-reads the version (safe across processes)."""
-        with Transaction(self.db) as db:
-            version = db.execute("PRAGMA user_version").fetchone()[0]
-            if version > len(MIGRATIONS):
-                raise HistoryError(f"{self.path} was written by a newer Evidenz (schema {version}); "
-                                   "upgrade Evidenz or set FLASK_HISTORY_DB to another file.")
-            for number, statements in enumerate(MIGRATIONS[version:], start=version + 1):
-                for statement in statements:
-                    db.execute(statement)
-                db.execute(f"PRAGMA user_version = {number}")
+        """Apply the migrations this file has not seen (storage/database.py); a newer file is refused."""
+        try:
+            migrate(self.db, MIGRATIONS, self.path, "FLASK_HISTORY_DB")
+        except NewerSchema as exc:
+            raise HistoryError(str(exc)) from None
 
     def _index(self) -> None:
         """Create the trigram index if missing, and rebuild it if it lags (it was off while answers were logged)."""

@@ -4,7 +4,7 @@ SQLite is the truth; the BM25 and FAISS files are derived from it and rebuilt fr
 lag behind. Every change to documents or chunks happens in one transaction that also bumps the
 `generation` counter, so a reader can tell its indexes are stale. WAL mode lets queries read
 while a job writes; the busy timeout makes a second writer wait instead of failing.
-Migrations are explicit SQL scripts numbered by `PRAGMA user_version`.
+Migrations are numbered by `PRAGMA user_version` (database.migrate).
 Does not: parse, chunk, embed or search (library.py and jobs.py do).
 """
 import json
@@ -15,64 +15,64 @@ from pathlib import Path
 import numpy as np
 
 from models import Chunk, DocumentInfo, Job
-from storage.database import Connections, Transaction
+from storage.database import Connections, Transaction, migrate
 
-MIGRATIONS = [
-    """
-    CREATE TABLE documents (
-        id TEXT PRIMARY KEY,
-        title TEXT NOT NULL,
-        author TEXT,
-        language TEXT,
-        format TEXT NOT NULL,
-        work TEXT,
-        tier TEXT,
-        community TEXT,
-        filename TEXT,
-        source_path TEXT,
-        content_hash TEXT NOT NULL,
-        status TEXT NOT NULL,
-        chunk_count INTEGER NOT NULL DEFAULT 0,
-        created_at REAL NOT NULL,
-        updated_at REAL NOT NULL,
-        metadata TEXT NOT NULL DEFAULT '{}',
-        text TEXT NOT NULL
-    );
-    CREATE TABLE chunks (
-        rowid INTEGER PRIMARY KEY,
-        id TEXT NOT NULL UNIQUE,
-        doc_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
-        seq INTEGER NOT NULL,
-        text TEXT NOT NULL,
-        start INTEGER NOT NULL,
-        end INTEGER NOT NULL,
-        section_path TEXT NOT NULL DEFAULT '[]',
-        ref TEXT,
-        parent_ref TEXT,
-        embedding BLOB NOT NULL
-    );
-    CREATE INDEX chunks_doc ON chunks(doc_id, seq);
-    CREATE TABLE jobs (
-        id TEXT PRIMARY KEY,
-        kind TEXT NOT NULL,
-        document_id TEXT,
-        filename TEXT,
-        stored_path TEXT,
-        options TEXT NOT NULL DEFAULT '{}',
-        status TEXT NOT NULL,
-        stage TEXT NOT NULL,
-        done INTEGER NOT NULL DEFAULT 0,
-        total INTEGER NOT NULL DEFAULT 0,
-        error TEXT,
-        warnings TEXT NOT NULL DEFAULT '[]',
-        owner INTEGER,
-        created_at REAL NOT NULL,
-        updated_at REAL NOT NULL
-    );
-    CREATE INDEX jobs_status ON jobs(status, created_at);
-    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-    INSERT INTO meta VALUES ('generation', '0');
-    """,
+MIGRATIONS = [  # each a tuple of statements, applied by storage/database.migrate
+    (
+        """CREATE TABLE documents (
+            id TEXT PRIMARY KEY,
+            title TEXT NOT NULL,
+            author TEXT,
+            language TEXT,
+            format TEXT NOT NULL,
+            work TEXT,
+            tier TEXT,
+            community TEXT,
+            filename TEXT,
+            source_path TEXT,
+            content_hash TEXT NOT NULL,
+            status TEXT NOT NULL,
+            chunk_count INTEGER NOT NULL DEFAULT 0,
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL,
+            metadata TEXT NOT NULL DEFAULT '{}',
+            text TEXT NOT NULL
+        )""",
+        """CREATE TABLE chunks (
+            rowid INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            doc_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+            seq INTEGER NOT NULL,
+            text TEXT NOT NULL,
+            start INTEGER NOT NULL,
+            end INTEGER NOT NULL,
+            section_path TEXT NOT NULL DEFAULT '[]',
+            ref TEXT,
+            parent_ref TEXT,
+            embedding BLOB NOT NULL
+        )""",
+        "CREATE INDEX chunks_doc ON chunks(doc_id, seq)",
+        """CREATE TABLE jobs (
+            id TEXT PRIMARY KEY,
+            kind TEXT NOT NULL,
+            document_id TEXT,
+            filename TEXT,
+            stored_path TEXT,
+            options TEXT NOT NULL DEFAULT '{}',
+            status TEXT NOT NULL,
+            stage TEXT NOT NULL,
+            done INTEGER NOT NULL DEFAULT 0,
+            total INTEGER NOT NULL DEFAULT 0,
+            error TEXT,
+            warnings TEXT NOT NULL DEFAULT '[]',
+            owner INTEGER,
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL
+        )""",
+        "CREATE INDEX jobs_status ON jobs(status, created_at)",
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+        "INSERT INTO meta VALUES ('generation', '0')",
+    ),
 ]
 
 DOCUMENT_COLUMNS = ("id", "title", "author", "language", "format", "work", "tier", "community", "filename",
@@ -94,10 +94,8 @@ class Store:
         return self._connections.db
 
     def migrate(self) -> None:
-        """Apply the migrations this database has not seen yet, each in its own transaction."""
-        version = self.db.execute("PRAGMA user_version").fetchone()[0]
-        for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
-            self.db.executescript(f"BEGIN IMMEDIATE; {script}; PRAGMA user_version = {number}; COMMIT;")
+        """Apply the migrations this database has not seen (storage/database.py); a newer file is refused."""
+        migrate(self.db, MIGRATIONS, self.path, "FLASK_LIBRARY_DIR")
 
     def generation(self) -> int:
         """A counter bumped by every change to documents or chunks."""

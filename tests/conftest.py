@@ -13,11 +13,13 @@ import pytest
 from app import create_app
 from evaluation.libraries import FixedLibrary
 from generator import Generator
+from hebrew import analyzer
 from hebrew.words import tokenize
 from ingest.corpus import chunk_documents
-from models import Document, Draft
+from models import Chunk, Document, DocumentInfo, Draft
 from pipeline import Pipeline
 from retrieval import Retriever
+from search.bm25 import BM25
 from search.library import View, index_bm25
 
 CORPUS = [
@@ -118,6 +120,28 @@ def make_pipeline(writer=None, label="factual_lookup"):
     generator = Generator({writer.name: writer}, writer.name)
     info = {"embedder": "fake-embedder", "classifier": {"encoder": "fake"}, "library": {"chunks": 4}}
     return Pipeline(FakeClassifier(label), make_retriever(), generator, info)
+
+
+def entry(doc_id: str, texts: list[str], embedder=FakeEmbedder()):
+    """A store entry for a document made of the given chunk texts."""
+    chunks, at, text = [], 0, "\n\n".join(texts)
+    for n, t in enumerate(texts):
+        chunks.append(Chunk(f"{doc_id}#{n}", doc_id, doc_id.title(), t, at, at + len(t), ("Part 1",), f"{doc_id} 1:{n + 1}", f"{doc_id} 1"))
+        at += len(t) + 2
+    info = DocumentInfo(doc_id, doc_id.title(), "txt", f"hash-{text}")
+    return info, text, chunks, embedder.embed([c.passage_text for c in chunks]), None
+
+
+def assert_view_matches_a_fresh_build(lib):
+    """The incrementally edited view scores exactly like one rebuilt from the store."""
+    view = lib.view
+    fresh = BM25.index([analyzer.analyze(c.passage_text) for c in view.chunks])
+    for query in (["penicillin"], ["sun", "light", "water"], ["empire", "rome"], ["kettle"]):
+        np.testing.assert_allclose(view.bm25.scores(query), fresh.scores(query), atol=1e-12)
+    assert view.index.ntotal == len(view.chunks) == view.bm25.n_docs
+    for i, chunk in enumerate(view.chunks):
+        expected = FakeEmbedder().embed([chunk.passage_text])[0]
+        np.testing.assert_allclose(view.index.reconstruct(int(view.labels[i])), expected, atol=1e-6)
 
 
 @pytest.fixture

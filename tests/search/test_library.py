@@ -4,11 +4,10 @@ import json
 import numpy as np
 import pytest
 
-from conftest import CORPUS, FakeEmbedder
+from conftest import CORPUS, FakeEmbedder, assert_view_matches_a_fresh_build, entry
 from hebrew import analyzer
 from hebrew.words import tokenize
 from ingest import corpus
-from models import Chunk, DocumentInfo
 from retrieval import Retriever
 from search import library
 from search.bm25 import BM25
@@ -25,12 +24,6 @@ def test_build_then_load_gives_the_same_index(tmp_path):
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     assert manifest["chunks"] == 4 and manifest["documents"] == 4 and manifest["embedding_model"] == "fake-embedder"
     assert manifest["analyzer"] == analyzer.version()
-
-
-def test_chunk_offsets_point_into_the_document():
-    doc = CORPUS[0]
-    for chunk in corpus.chunk_documents([doc], 40, 10):
-        assert doc.text[chunk.start:chunk.end] == chunk.text
 
 
 def test_missing_library_says_how_to_build_it(tmp_path):
@@ -52,34 +45,6 @@ def test_mismatched_embedding_model_is_refused(tmp_path):
     corpus.build(CORPUS, FakeEmbedder(), tmp_path, 1200, 200)
     with pytest.raises(library.LibraryError, match="built with the embedding model fake-embedder.*ingest-default"):
         library.load(tmp_path, OtherEmbedder())
-
-
-def test_content_hash_changes_with_the_text():
-    changed = [CORPUS[0].__class__(CORPUS[0].id, CORPUS[0].title, CORPUS[0].text + " More.")] + CORPUS[1:]
-    assert corpus.content_hash(CORPUS) == corpus.content_hash(list(CORPUS))
-    assert corpus.content_hash(changed) != corpus.content_hash(CORPUS)
-
-
-def entry(doc_id: str, texts: list[str], embedder=FakeEmbedder()):
-    """A store entry for a document made of the given chunk texts."""
-    chunks, at, text = [], 0, "\n\n".join(texts)
-    for n, t in enumerate(texts):
-        chunks.append(Chunk(f"{doc_id}#{n}", doc_id, doc_id.title(), t, at, at + len(t), ("Part 1",), f"{doc_id} 1:{n + 1}", f"{doc_id} 1"))
-        at += len(t) + 2
-    info = DocumentInfo(doc_id, doc_id.title(), "txt", f"hash-{text}")
-    return info, text, chunks, embedder.embed([c.passage_text for c in chunks]), None
-
-
-def assert_view_matches_a_fresh_build(lib):
-    """The incrementally edited view scores exactly like one rebuilt from the store."""
-    view = lib.view
-    fresh = BM25.index([analyzer.analyze(c.passage_text) for c in view.chunks])
-    for query in (["penicillin"], ["sun", "light", "water"], ["empire", "rome"], ["kettle"]):
-        np.testing.assert_allclose(view.bm25.scores(query), fresh.scores(query), atol=1e-12)
-    assert view.index.ntotal == len(view.chunks) == view.bm25.n_docs
-    for i, chunk in enumerate(view.chunks):
-        expected = FakeEmbedder().embed([chunk.passage_text])[0]
-        np.testing.assert_allclose(view.index.reconstruct(int(view.labels[i])), expected, atol=1e-6)
 
 
 def test_adding_replacing_and_removing_documents_keeps_indexes_exact(tmp_path):
@@ -140,19 +105,6 @@ def test_large_libraries_get_an_hnsw_index_that_search_can_use(tmp_path, monkeyp
 def test_small_libraries_keep_exact_search():
     import faiss
     assert type(faiss.downcast_index(library.make_index(8, library.HNSW_ABOVE).index)).__name__ == "IndexFlatIP"
-
-
-def test_adding_a_corpus_keeps_other_documents_and_skips_unchanged_ones(tmp_path):
-    (tmp_path / "chunks.jsonl").write_text("{}\n")  # an old-format library is replaced
-    lib, changed = corpus.add_corpus(CORPUS[:2], FakeEmbedder(), tmp_path, 1200, 200)
-    assert changed == 2 and not (tmp_path / "chunks.jsonl").exists()
-    lib.replace_documents([entry("kettle", ["A kettle boils water."])])  # an upload
-    edited = [CORPUS[0].__class__("fleming", "Alexander Fleming", "Fleming found penicillin in 1928.")]
-    lib, changed = corpus.add_corpus(edited + CORPUS[1:], FakeEmbedder(), tmp_path, 1200, 200)
-    assert changed == 3  # fleming changed, photosynthesis and rome are new, everest is skipped
-    assert {c.doc_id for c in lib.view.chunks} == {"fleming", "everest", "photosynthesis", "rome", "kettle"}
-    assert lib.store.document_text("fleming") == "Fleming found penicillin in 1928."
-    assert_view_matches_a_fresh_build(lib)
 
 
 class CountingEmbedder(FakeEmbedder):

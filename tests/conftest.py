@@ -13,13 +13,11 @@ import pytest
 from app import create_app
 from evaluation.libraries import FixedLibrary
 from generator import Generator
-from hebrew import analyzer
 from hebrew.words import tokenize
 from ingest.corpus import chunk_documents
-from models import Chunk, Document, DocumentInfo, Draft
+from models import Document, Draft
 from pipeline import Pipeline
 from retrieval import Retriever
-from search.bm25 import BM25
 from search.library import View, index_bm25
 
 CORPUS = [
@@ -120,28 +118,6 @@ def make_pipeline(writer=None, label="factual_lookup"):
     generator = Generator({writer.name: writer}, writer.name)
     info = {"embedder": "fake-embedder", "classifier": {"encoder": "fake"}, "library": {"chunks": 4}}
     return Pipeline(FakeClassifier(label), make_retriever(), generator, info)
-
-
-def entry(doc_id: str, texts: list[str], embedder=FakeEmbedder()):
-    """A store entry for a document made of the given chunk texts."""
-    chunks, at, text = [], 0, "\n\n".join(texts)
-    for n, t in enumerate(texts):
-        chunks.append(Chunk(f"{doc_id}#{n}", doc_id, doc_id.title(), t, at, at + len(t), ("Part 1",), f"{doc_id} 1:{n + 1}", f"{doc_id} 1"))
-        at += len(t) + 2
-    info = DocumentInfo(doc_id, doc_id.title(), "txt", f"hash-{text}")
-    return info, text, chunks, embedder.embed([c.passage_text for c in chunks]), None
-
-
-def assert_view_matches_a_fresh_build(lib):
-    """The incrementally edited view scores exactly like one rebuilt from the store."""
-    view = lib.view
-    fresh = BM25.index([analyzer.analyze(c.passage_text) for c in view.chunks])
-    for query in (["penicillin"], ["sun", "light", "water"], ["empire", "rome"], ["kettle"]):
-        np.testing.assert_allclose(view.bm25.scores(query), fresh.scores(query), atol=1e-12)
-    assert view.index.ntotal == len(view.chunks) == view.bm25.n_docs
-    for i, chunk in enumerate(view.chunks):
-        expected = FakeEmbedder().embed([chunk.passage_text])[0]
-        np.testing.assert_allclose(view.index.reconstruct(int(view.labels[i])), expected, atol=1e-6)
 
 
 @pytest.fixture
@@ -269,3 +245,46 @@ def beir(tmp_path):
     lines = ["query-id\tcorpus-id\tscore"] + [f"{qid}\t{doc}\t1" for qid, _, doc, _ in QUERIES]
     (folder / "qrels" / "test.tsv").write_text("\n".join(lines) + "\n")
     return folder
+
+
+# The browser tests' Chromium, page and loopback server (tests/browser.py has the rest they share).
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's chromium, headless, launched once per test module (tests/browser.py names it and its flags)."""
+    from playwright.sync_api import sync_playwright
+
+    from browser import CHROMIUM, CHROMIUM_ARGS
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh page whose dialogs are recorded and dismissed; an uncaught script error fails the test."""
+    context = browser.new_context(viewport={"width": 1100, "height": 650})
+    page = context.new_page()
+    page.dialogs, page.errors = [], []
+    page.on("dialog", lambda dialog: (page.dialogs.append(dialog.message), dialog.dismiss()))
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    yield page
+    context.close()
+    assert page.errors == []  # no uncaught script error on any page
+
+
+@pytest.fixture
+def serve():
+    """start(app) serves an app on a free loopback port in a thread until the test ends."""
+    from browser import Server
+
+    servers = []
+
+    def start(app):
+        servers.append(Server(app))
+        return servers[-1]
+
+    yield start
+    for server in servers:
+        server.close()

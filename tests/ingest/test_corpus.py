@@ -1,5 +1,6 @@
 """Corpora of short documents as library passages: exact offsets, a digest of the texts, and re-adding a corpus."""
-from conftest import CORPUS, FakeEmbedder, assert_view_matches_a_fresh_build, entry
+from builders import assert_view_matches_a_fresh_build, entry
+from conftest import CORPUS, FakeEmbedder
 from ingest import corpus
 
 

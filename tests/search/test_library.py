@@ -4,7 +4,8 @@ import json
 import numpy as np
 import pytest
 
-from conftest import CORPUS, FakeEmbedder, assert_view_matches_a_fresh_build, entry
+from builders import assert_view_matches_a_fresh_build, entry
+from conftest import CORPUS, FakeEmbedder
 from hebrew import analyzer
 from hebrew.words import tokenize
 from ingest import corpus

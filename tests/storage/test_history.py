@@ -1,11 +1,11 @@
-"""The answer history: real SQLite in a fresh folder per test, and its API through a real Flask app."""
+"""The answer history: real SQLite in a fresh folder per test."""
 import os
 import sqlite3
 import threading
 
 import pytest
-from flask import Flask
 
+from builders import logged_answer as entry
 from storage.history import (
     MAX_COMMENT_CHARS,
     MAX_CORRECTED_CHARS,
@@ -14,42 +14,13 @@ from storage.history import (
     UnknownAnswer,
     trigram_available,
 )
-from web.errors import register_error_handlers
-from web.history import bp
 
 FTS_MODES = [pytest.param(True, id="fts5-trigram"), pytest.param(False, id="like")]
-
-
-def entry(question="Who discovered penicillin?", answer="Alexander Fleming discovered penicillin in 1928 [1].",
-          **fields) -> dict:
-    """An /api/query response body as the pipeline hands it to History.log."""
-    body = {
-        "question": question, "standalone_question": question, "rewritten": False, "query_type": "factual_lookup",
-        "query_type_confidence": 0.9, "language": "en", "answer": answer, "declined": False,
-        "citations": [{"n": 1, "passage_id": "fleming#0", "title": "Alexander Fleming", "ref": None, "valid": True,
-                       "quote_verified": None, "support": 0.8, "verified": True, "spans": [[0, 20]]}],
-        "passages": [{"n": 1, "id": "fleming#0", "doc_id": "fleming", "title": "Alexander Fleming", "ref": None,
-                      "chunk": "Alexander Fleming was a Scottish physician.", "bm25_score": 3.2}],
-        "generator": "offline", "model": None, "degraded": False,
-        "timings_ms": {"classify": 1.5, "retrieve": 2.5, "total": 9.0}, "session_id": "s1",
-    }
-    body.update(fields)
-    return body
 
 
 @pytest.fixture
 def history(tmp_path):
     return History(tmp_path / "history.sqlite3")
-
-
-@pytest.fixture
-def client(history):
-    app = Flask(__name__)
-    app.config["TESTING"] = True
-    app.extensions["history"] = history
-    register_error_handlers(app)
-    app.register_blueprint(bp)
-    return app.test_client()
 
 
 # History
@@ -318,125 +289,3 @@ def test_a_forked_process_logs_through_its_own_connection(tmp_path):
             os._exit(code)
     assert os.waitpid(pid, 0)[1] == 0
     assert [i["question"] for i in history.search()[0]] == ["from the child", "before the fork"]
-
-
-# HTTP API
-
-
-def test_list_and_search_over_http(client, history):
-    first = history.log(entry())
-    second = history.log(entry("How high is Mount Everest?", "8,849 metres [1].", session_id="s2"))
-    body = client.get("/api/history").json
-    assert body["total"] == 2 and body["limit"] == 20 and body["offset"] == 0
-    assert [i["id"] for i in body["items"]] == [second, first]
-    assert set(body["items"][0]) == {"id", "session_id", "question", "answer", "query_type", "generator", "declined",
-                                     "review_status", "created_at", "feedback"}
-    body = client.get("/api/history", query_string={"q": "everest", "limit": 5}).json
-    assert body["total"] == 1 and body["items"][0]["id"] == second and body["limit"] == 5
-    assert client.get("/api/history?session_id=s1").json["items"][0]["id"] == first
-    assert client.get("/api/history?limit=1&offset=1").json["items"][0]["id"] == first
-    assert client.get("/api/history?status=approved").json == {"items": [], "total": 0, "limit": 20, "offset": 0}
-    assert client.get("/api/history?q=&session_id=&status=").json["total"] == 2  # empty parameters are absent
-
-
-def test_hebrew_search_over_http(client, history):
-    answer_id = history.log(entry("האם מותר לחמם מים בשַׁבָּת?", "מותר [1].", language="he"))
-    history.log(entry())
-    body = client.get("/api/history", query_string={"q": "בשבת"}).json
-    assert body["total"] == 1 and body["items"][0]["id"] == answer_id
-
-
-@pytest.mark.parametrize("query, message", [
-    ("limit=0", '"limit" must be a whole number from 1 to 100'),
-    ("limit=101", '"limit" must be a whole number from 1 to 100'),
-    ("limit=ten", '"limit" must be a whole number'),
-    ("offset=-1", '"offset" must be a whole number from 0'),
-    ("offset=99999999999999999999999", '"offset" must be a whole number from 0'),
-    ("status=done", '"status" must be one of unreviewed, approved, corrected, rejected'),
-    ("session_id=a%20b", '"session_id" must be'),
-    ("page=2", "Unknown parameter(s): page. Allowed: q, session_id, status, limit, offset"),
-    ("q=" + "x" * 201, "at most 200 characters"),
-])
-def test_bad_list_parameters_are_400_with_what_to_send(client, query, message):
-    response = client.get(f"/api/history?{query}")
-    assert response.status_code == 400 and response.is_json
-    assert message in response.json["error"] and "Traceback" not in response.get_data(as_text=True)
-
-
-def test_one_answer_in_full_and_404_for_an_unknown_id(client, history):
-    answer_id = history.log(entry())
-    body = client.get(f"/api/history/{answer_id}").json
-    assert body["id"] == answer_id and body["passages"][0]["id"] == "fleming#0" and body["feedback"] == []
-    response = client.get("/api/history/nope")
-    assert response.status_code == 404 and "No answer with id 'nope'" in response.json["error"]
-    assert "GET /api/history" in response.json["error"]
-
-
-def test_feedback_over_http(client, history):
-    answer_id = history.log(entry())
-    response = client.post(f"/api/history/{answer_id}/feedback", json={"rating": "down", "comment": "wrong year"})
-    assert response.status_code == 201 and response.json == {"id": answer_id, "feedback": {"up": 0, "down": 1}}
-    assert client.post(f"/api/history/{answer_id}/feedback", json={"rating": "up"}).json["feedback"] == {"up": 1, "down": 1}
-    assert [f["comment"] for f in history.get(answer_id)["feedback"]] == ["wrong year", None]
-    assert client.get("/api/history").json["items"][0]["feedback"] == {"up": 1, "down": 1}
-
-
-@pytest.mark.parametrize("body, message", [
-    ({}, 'Missing "rating"'),
-    ({"rating": "meh"}, '"rating" must be "up" or "down"'),
-    ({"rating": ["up"]}, '"rating" must be "up" or "down"'),
-    ({"rating": "up", "comment": 3}, '"comment" must be text'),
-    ({"rating": "up", "comment": "x" * 2001}, "the limit is 2,000"),
-    ({"rating": "up", "stars": 5}, "Unknown field(s): stars. Allowed fields: rating, comment"),
-    ([1, 2], "Send a JSON object"),
-])
-def test_bad_feedback_is_400(client, history, body, message):
-    answer_id = history.log(entry())
-    response = client.post(f"/api/history/{answer_id}/feedback", json=body)
-    assert response.status_code == 400 and message in response.json["error"]
-    assert history.get(answer_id)["feedback"] == []
-
-
-def test_feedback_that_is_not_json_is_400(client, history):
-    answer_id = history.log(entry())
-    response = client.post(f"/api/history/{answer_id}/feedback", data="up", content_type="text/plain")
-    assert response.status_code == 400 and "application/json" in response.json["error"]
-
-
-def test_feedback_and_review_on_an_unknown_answer_are_404(client):
-    assert client.post("/api/history/abc/feedback", json={"rating": "up"}).status_code == 404
-    response = client.post("/api/history/abc/review", json={"status": "approved"})
-    assert response.status_code == 404 and "No answer with id 'abc'" in response.json["error"]
-
-
-def test_review_over_http(client, history):
-    answer_id = history.log(entry())
-    url = f"/api/history/{answer_id}/review"
-    body = client.post(url, json={"status": "corrected", "corrected_text": "Fleming, in 1928 [1]."}).json
-    assert body["id"] == answer_id and body["review_status"] == "corrected" and body["reviewed_at"] > 0
-    assert history.get(answer_id)["corrected_text"] == "Fleming, in 1928 [1]."
-    assert client.get("/api/history?status=corrected").json["total"] == 1
-    assert client.post(url, json={"status": "approved"}).json["corrected_text"] is None
-    assert history.get(answer_id)["review_status"] == "approved"
-
-
-@pytest.mark.parametrize("body, message", [
-    ({}, 'Missing "status": send one of unreviewed, approved, corrected, rejected'),
-    ({"status": "corrected"}, 'needs "corrected_text"'),
-    ({"status": "approved", "corrected_text": "x"}, 'goes with status "corrected" only'),
-    ({"status": "fine"}, '"status" must be one of'),
-    ({"status": "approved", "note": "x"}, "Unknown field(s): note"),
-])
-def test_bad_review_is_400_and_changes_nothing(client, history, body, message):
-    answer_id = history.log(entry())
-    response = client.post(f"/api/history/{answer_id}/review", json=body)
-    assert response.status_code == 400 and message in response.json["error"]
-    assert history.get(answer_id)["review_status"] == "unreviewed"
-
-
-def test_without_a_history_the_api_says_so():
-    app = Flask(__name__)
-    register_error_handlers(app)
-    app.register_blueprint(bp)
-    response = app.test_client().get("/api/history")
-    assert response.status_code == 503 and "no answer history" in response.json["error"]

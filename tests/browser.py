@@ -1,0 +1,63 @@
+"""What the browser tests share: Debian's chromium driven by Playwright, the app served on a loopback port,
+and pages whose script errors fail the test. Test modules import the fixtures they use from here."""
+import os
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import make_server
+
+from conftest import CORPUS, FakeClassifier, FakeEmbedder, make_retriever
+from generator import Generator
+from pipeline import Pipeline
+from writers.verify import Verifier
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run", "--disable-quic"]
+OUTPUT = Path("test-output")
+VENDOR = Path(__file__).resolve().parents[1] / "static" / "vendor"
+ELSEWHERE = "198.51.100.7"  # a documentation-only address (RFC 5737): nothing there, and the page must never ask
+# Passage 1 (Fleming) supports the claim; passage 2 (Everest) does not, so the real verifier marks [2] unverified.
+FLEMING_ANSWER = "Fleming discovered penicillin in 1928 [1][2]."
+FLEMING_SENTENCE = "He discovered penicillin in 1928."
+
+
+
+def require_chromium() -> None:
+    """Skip the calling test module without Debian's chromium (outside CI); fail it without the page's libraries."""
+    if not shutil.which(CHROMIUM) and not os.environ.get("CI"):
+        pytest.skip("Debian's chromium is not installed; `make test` installs it", allow_module_level=True)
+    if not (VENDOR / "marked.umd.js").exists() or not (VENDOR / "purify.min.js").exists():
+        pytest.fail("static/vendor/ has no marked or DOMPurify; run `make vendor` (part of `make install`)", pytrace=False)
+
+
+class Server:
+    """A Flask app served on a free loopback port in a thread."""
+
+    def __init__(self, app):
+        self.app = app
+        self.server = make_server("127.0.0.1", 0, app, threaded=True)
+        self.url = f"http://127.0.0.1:{self.server.server_port}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def close(self):
+        self.server.shutdown()
+
+
+def checked_pipeline(writer, docs=CORPUS):
+    """Real retrieval and the real citation verifier, over the fake embedder; a fake writer."""
+    generator = Generator({writer.name: writer}, writer.name, verifier=Verifier(FakeEmbedder()))
+    return Pipeline(FakeClassifier(), make_retriever(docs), generator, {"library": {"chunks": len(docs)}})
+
+
+def ask(page, question):
+    """Type a question and send it with Enter; returns the new turn once its answer is final."""
+    count = page.locator(".turn").count()
+    page.fill("#question", question)
+    page.press("#question", "Enter")
+    turn = page.locator(".turn").nth(count)
+    turn.locator(".feedback").wait_for()  # shown when `done` arrives with the answer's history id
+    return turn

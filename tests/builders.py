@@ -1,0 +1,47 @@
+"""Builders shared by tests in several folders: a store entry from chunk texts, a check that an edited view scores
+exactly as one rebuilt from the store, and an answer as the history logs it."""
+import numpy as np
+
+from conftest import FakeEmbedder
+from hebrew import analyzer
+from models import Chunk, DocumentInfo
+from search.bm25 import BM25
+
+
+def entry(doc_id: str, texts: list[str], embedder=FakeEmbedder()):
+    """A store entry for a document made of the given chunk texts."""
+    chunks, at, text = [], 0, "\n\n".join(texts)
+    for n, t in enumerate(texts):
+        chunks.append(Chunk(f"{doc_id}#{n}", doc_id, doc_id.title(), t, at, at + len(t), ("Part 1",), f"{doc_id} 1:{n + 1}", f"{doc_id} 1"))
+        at += len(t) + 2
+    info = DocumentInfo(doc_id, doc_id.title(), "txt", f"hash-{text}")
+    return info, text, chunks, embedder.embed([c.passage_text for c in chunks]), None
+
+
+def assert_view_matches_a_fresh_build(lib):
+    """The incrementally edited view scores exactly like one rebuilt from the store."""
+    view = lib.view
+    fresh = BM25.index([analyzer.analyze(c.passage_text) for c in view.chunks])
+    for query in (["penicillin"], ["sun", "light", "water"], ["empire", "rome"], ["kettle"]):
+        np.testing.assert_allclose(view.bm25.scores(query), fresh.scores(query), atol=1e-12)
+    assert view.index.ntotal == len(view.chunks) == view.bm25.n_docs
+    for i, chunk in enumerate(view.chunks):
+        expected = FakeEmbedder().embed([chunk.passage_text])[0]
+        np.testing.assert_allclose(view.index.reconstruct(int(view.labels[i])), expected, atol=1e-6)
+
+
+def logged_answer(question="Who discovered penicillin?", answer="Alexander Fleming discovered penicillin in 1928 [1].",
+          **fields) -> dict:
+    """An /api/query response body as the pipeline hands it to History.log."""
+    body = {
+        "question": question, "standalone_question": question, "rewritten": False, "query_type": "factual_lookup",
+        "query_type_confidence": 0.9, "language": "en", "answer": answer, "declined": False,
+        "citations": [{"n": 1, "passage_id": "fleming#0", "title": "Alexander Fleming", "ref": None, "valid": True,
+                       "quote_verified": None, "support": 0.8, "verified": True, "spans": [[0, 20]]}],
+        "passages": [{"n": 1, "id": "fleming#0", "doc_id": "fleming", "title": "Alexander Fleming", "ref": None,
+                      "chunk": "Alexander Fleming was a Scottish physician.", "bm25_score": 3.2}],
+        "generator": "offline", "model": None, "degraded": False,
+        "timings_ms": {"classify": 1.5, "retrieve": 2.5, "total": 9.0}, "session_id": "s1",
+    }
+    body.update(fields)
+    return body

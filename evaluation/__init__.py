@@ -1,1 +1,13 @@
-"""Measurement: eval, metrics, benchmarks, calibration and training, with their commands."""
+"""Measurement: eval, metrics, benchmarks, calibration and training, with their commands.
+
+commands.py          flask --app app eval | bench | bench-ingest | calibrate-support | calibrate-decline | train-*
+datasets.py          BEIR queries and qrels, sampling, what qrels name a passage by
+libraries.py         cached dev-set libraries, and the retriever only evaluation uses (gold left out, plain baseline)
+evaluate.py          retrieval metrics per mode, answer quality, abstention without the gold
+calibrate.py         the support and decline thresholds chosen on dev sets; BM25 hard negatives
+metrics.py           nDCG, recall, MRR, SQuAD normalisation, answer F1, percentiles
+benchmark.py         per-stage latency and memory on synthetic corpora; BM25 against rank_bm25
+bench_ingest.py      PDF pages per minute, parsing alone and whole ingest
+train_classifier.py  the query classifier's head on data/query_types.jsonl
+train_reranker.py    a cross-encoder from a shipped encoder, with BM25 hard negatives
+"""

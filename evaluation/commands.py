@@ -77,7 +77,7 @@ def eval_command(folder, mode, limit, seed, split, answers, unanswerable, cache,
         "reranker": config["RERANKER_MODEL"] or None, "alpha": config["ALPHA"], "alpha_he": pipeline.retriever.config.alpha_he, "candidates": config["CANDIDATES"],
         "rerank_depth": config["RERANK_DEPTH"], "max_chars": config["MAX_CHARS"], "overlap": config["OVERLAP_CHARS"],
         "generator": pipeline.generator.default if answers or unanswerable else None,
-        "analyzer": "plain (bm25.tokenize, no glossary)" if plain else analyzer.version(),
+        "analyzer": "plain (hebrew.words.tokenize, no glossary)" if plain else analyzer.version(),
     }
     click.echo(json.dumps(result))
 

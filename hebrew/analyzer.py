@@ -1,7 +1,7 @@
 """Hebrew and Aramaic analysis for BM25: the terms a text is indexed under, and the words a query searches for.
 
 Each token is analysed by the script it is written in, so mixed Hebrew/English text works; a text with no
-Hebrew-script character at all (an English chunk or query) takes the plain path of bm25.tokenize unchanged.
+Hebrew-script character at all (an English chunk or query) takes the plain path of words.tokenize unchanged.
 A Hebrew-script word (Aramaic goes the same way):
   1. loses its vowel points and cantillation; maqaf, paseq and sof pasuq separate words;
   2. has geresh/gershayim and every quote style unified to ' and ", so שו״ע, שו"ע and שו''ע are one word;
@@ -11,9 +11,9 @@ A Hebrew-script word (Aramaic goes the same way):
   5. and, when it is an abbreviation of data/hebrew_abbreviations.tsv (also behind prefixes: בשו"ע), under the
      words it stands for, analysed as if written out, so שו"ע and "שולחן ערוך" share their terms.
 A query is the same analysis grouped by word: each word is a list of alternative forms, scored by the best
-one a passage has (bm25.BM25.scores_any), so a prefix does not count a word twice. Hebrew question words
+one a passage has (search/bm25.py's scores_any), so a prefix does not count a word twice. Hebrew question words
 (מה, איזה, באיזו ...) are left out of queries: they say what kind of answer is wanted, not where it is.
-BM25 nDCG@10 on heq-dev: 0.895 with bm25.tokenize; 0.898 with steps 1-3; 0.932 with prefix forms counted as
+BM25 nDCG@10 on heq-dev: 0.895 with words.tokenize; 0.898 with steps 1-3; 0.932 with prefix forms counted as
 extra query terms; 0.950 counting each word by its best form; 0.958 without question words.
 Does not: strip suffixes (forms without ים ות ה ת ו י moved heq-dev by less than 0.003 either way), look words
 up in a lexicon, reconcile full and defective spelling (תפילה/תפלה; a form without inner ו/י cost heq-dev 0.003),
@@ -49,7 +49,7 @@ QUOTES = str.maketrans({"\u05F3": "'", "\u2018": "'", "\u2019": "'", "\u201B": "
                         "\u00B4": "'", "\u05F4": '"', "\u201C": '"', "\u201D": '"', "\u201E": '"', "\u201F": '"',
                         "\u2033": '"'})
 # A Hebrew word may hold quotes between letters (שו"ע, ג'ירפה) and end in a geresh (וכו', ר'). Any other word
-# is letters, digits and marks of another script, as bm25.TOKEN_RE finds them.
+# is letters, digits and marks of another script, as words.TOKEN_RE finds them.
 TOKEN = regex.compile(
     rf"(?P<he>[{LETTERS}](?:[{LETTERS}]|['\"](?=[{LETTERS}]))*'?)"
     rf"|(?:(?![{HEBREW_BLOCK}])[\p{{L}}\p{{N}}])(?:(?![{HEBREW_BLOCK}])[\p{{L}}\p{{N}}\p{{M}}])*"
@@ -122,7 +122,7 @@ def _words(text: str, query: bool = False) -> list[tuple[str, ...]]:
 
 
 def analyze(text: str) -> list[str]:
-    """The BM25 terms of a text: bm25.tokenize's words, Hebrew ones analysed as the module says."""
+    """The BM25 terms of a text: words.tokenize's words, Hebrew ones analysed as the module says."""
     if not HEBREW.search(text):
         return tokenize(text)
     return [form for forms in _words(text) for form in forms]
@@ -134,7 +134,7 @@ def is_question_word(word: str) -> bool:
 
 
 def analyze_query(text: str) -> list[list[str]]:
-    """The words of a query, each a list of alternative terms (bm25.BM25.scores_any), question words left out."""
+    """The words of a query, each a list of alternative terms (search/bm25.py's scores_any), question words left out."""
     if not HEBREW.search(text):
         return [[token] for token in tokenize(text)]
     return [list(forms) for forms in _words(text, query=True)]

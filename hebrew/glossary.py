@@ -4,7 +4,7 @@ A layperson asks about a "פלטה" or a "hot plate"; the Shulchan Arukh says כ
 project keeps, maps a word or phrase of up to MAX_PHRASE words (English, or modern Hebrew) to the words the
 texts use: slots separated by spaces, each slot's alternatives by "/" ("ברכת המזון", "כירה/תנור").
 query_words() is analyzer.analyze_query plus one search word per slot of every glossary entry the question
-contains, its alternatives scored by the best one a passage has (bm25.BM25.scores_any), so an English
+contains, its alternatives scored by the best one a passage has (search/bm25.py's scores_any), so an English
 question finds words in a Hebrew library at all; with_text_words() gives dense search the question with
 those of the words that the library contains. Matching is forgiving where users are: English words also
 match without -s, -es, -ed or -ing; Hebrew words also without one or two prefix letters (בפלטה → פלטה).

@@ -1,9 +1,8 @@
-"""Script-level text checks: which language a text is in, the form texts are compared in, and undoing Hebrew
-that a PDF gave back reversed.
+"""Script-level text checks: which language a text is in, and undoing Hebrew that a PDF gave back reversed.
 
 Some Hebrew PDFs extract "backwards": PDFium reorders right-to-left runs as if the glyphs were stored in
 visual order, so when the file actually stores them in reading order every run comes out reversed. We
-saw two shapes (tests/test_parsers.py builds both as real PDFs):
+saw two shapes (tests/ingest/test_parsers.py builds both as real PDFs):
   - whole lines reversed: letters within words AND the order of the words ("רחשה ררועמ אוה");
   - words reversed in place: each word's letters reversed, words in the right order ("רבגתי יראכ").
 Detection: final letters (ך ם ן ף ץ) belong at the end of a word and their plain forms (כ מ נ פ צ) do not,

@@ -1,1 +1,6 @@
-"""What happens to a question before search: its type, and a follow-up rewritten into a standalone question."""
+"""What happens to a question before search: its type, and a follow-up rewritten into a standalone question.
+
+classifier.py  QueryClassifier: encoder + dropout + linear head (factual_lookup, explanation, reasoning, calculation)
+rewrite.py     a follow-up rewritten by the configured model, its reply checked, else by the rules
+follow_up.py   the written rules: is it a follow-up, and its standalone form
+"""

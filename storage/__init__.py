@@ -1,1 +1,6 @@
-"""SQLite files: how they are opened and migrated, the library's store, and the answer history."""
+"""SQLite files: how they are opened and migrated, the library's store, and the answer history.
+
+database.py    connections (WAL, busy timeout, per thread and process), transactions, the one migrate()
+store.py       documents, chunks with embeddings, and ingest jobs: the library's truth
+history.py     every answer, its feedback and review, searchable in any script
+"""

@@ -3,7 +3,7 @@
 One row per answer (the question, the standalone question it was rewritten to, the answer, its citations, the
 passages it was given, which writer and model wrote it, timings) plus a feedback table (up/down and a comment).
 A reviewer sets a status per answer: unreviewed, approved, corrected (with the corrected text) or rejected.
-`turns()` gives the last turns of a session, which conversation.py uses to rewrite follow-up questions.
+`turns()` gives the last turns of a session, which question/rewrite.py uses to rewrite follow-up questions.
 Text search is over question, standalone question and answer, in any script: the searched text is kept in a
 normalised form (NFKC, case-folded, Hebrew vowel points and cantillation removed, punctuation as spaces), so
 "שָׁבַּת" finds "שבת" and "Shabbat?" finds "shabbat". Every word of the query must occur (as a substring); words of

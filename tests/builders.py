@@ -32,7 +32,7 @@ def assert_view_matches_a_fresh_build(lib):
 
 def logged_answer(question="Who discovered penicillin?", answer="Alexander Fleming discovered penicillin in 1928 [1].",
           **fields) -> dict:
-    """An /api/query response body as the pipeline hands it to History.log."""
+    """An /api/query response body as the web layer hands it to History.log."""
     body = {
         "question": question, "standalone_question": question, "rewritten": False, "query_type": "factual_lookup",
         "query_type_confidence": 0.9, "language": "en", "answer": answer, "declined": False,

@@ -1,1 +1,10 @@
-"""The HTTP layer: the API's endpoints, its validation and its one JSON error shape, and the page's headers."""
+"""The HTTP layer: the API's endpoints, their validation, one JSON error shape, and the page's headers.
+
+query.py       /, /api/health, /api/query and /api/query/stream (server-sent events)
+documents.py   /api/documents, /api/jobs, /api/stats: the book manager
+history.py     /api/history: search, one answer, feedback, review
+validation.py  request bodies and parameters checked with named limits
+shaping.py     the pipeline's records as the API's JSON, and the answer logged with its id
+errors.py      ApiError and the one way an error becomes a response; CSP and security headers
+services.py    what views read from the app: the loaded services and the history
+"""

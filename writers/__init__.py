@@ -1,1 +1,12 @@
-"""Answer writers: the hosted providers, their retry layer, the offline writer, and the citation check."""
+"""Answer writers: the prompt, the hosted providers with their one retry layer, the offline writer, the citation check.
+
+writer.py            what a writer is, and ProviderError
+prompt.py            the system prompt, answer styles, the evidence block, CANNOT_ANSWER in each language
+hosted.py            what the hosted writers share: the guard around each call, statements
+openai_compatible.py any OpenAI-compatible server (Ollama, llama.cpp, vLLM)
+claude.py            Claude: passages as search_result blocks, native citations mapped back
+gemini.py            Gemini: a JSON answer schema, validated, streamed sentence by sentence
+resilience.py        retries with backoff and jitter, Retry-After, the circuit breaker
+offline.py           the offline writer: cited sentences of the passages, or an honest decline
+verify.py            claims checked: valid number, verbatim quotes, support; uncited and unsupported removed
+"""

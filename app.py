@@ -25,6 +25,7 @@ from search.embedding import Embedder, ModelNotFound
 from search.library import Library, LibraryError
 from storage.database import NewerSchema
 from storage.history import History
+from storage.store import Store
 from web.documents import bp as documents_bp
 from web.errors import register_error_handlers
 from web.history import bp as history_bp
@@ -79,6 +80,11 @@ class Services:
     library: Library | None = None  # None: the pipeline searches a fixed library (tests), no documents API
     ingestor: Ingestor | None = None
     info: dict = field(default_factory=dict)  # for /api/health: the library's folder, how long loading took
+
+    @property
+    def store(self) -> Store | None:
+        """The library's records (documents, jobs), when the library can change."""
+        return self.library.store if self.library else None
 
 
 def build(config) -> Services:

@@ -1,7 +1,7 @@
 """Answer generation: choose a writer, let it write, fall back when its provider fails, check what it wrote.
 
 Every [n] of an answer is checked against the passages given: one that names no passage is removed from
-the text and reported, never shown as a source; a claim no cited passage supports is removed (verify.py).
+the text and reported, never shown as a source; a claim no cited passage supports is removed (writers/verify.py).
 When nothing supported is left, the answer is the decline in the answer's language, naming what was searched.
 Writers (writers/) only write text, from the prompt of writers/prompt.py; this module decides what it means.
 """
@@ -32,7 +32,7 @@ class Generator:
         self.writers = writers
         self.default = default
         self.fallback = fallback
-        self.verifier = verifier  # checks quotes and support of every citation (verify.py), when given
+        self.verifier = verifier  # checks quotes and support of every citation (writers/verify.py), when given
 
     def answer(self, request: WriteRequest, provider: str | None = None) -> Answer:
         """Write a cited answer to request with the named provider (default: the configured one), checked."""

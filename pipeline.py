@@ -6,7 +6,6 @@ and the answer style the writer is asked for (and how many sentences the offline
 Does not: keep the conversation or log answers (the caller passes the last turns and logs the Result),
 or shape JSON (web/shaping.py does).
 """
-import logging
 import time
 import uuid
 from collections.abc import Iterator
@@ -27,8 +26,6 @@ from writers.openai_compatible import OpenAIWriter
 from writers.prompt import DECLINE
 from writers.verify import Verifier
 from writers.writer import status_of
-
-log = logging.getLogger(__name__)
 
 # Per query type: candidates from each retriever, passages shown and given to the writer.
 QUERY_POLICIES = {

@@ -3,7 +3,7 @@
 fused = alpha * cosine + (1 - alpha) * bm25 / max(bm25), over the union of each method's top
 candidates; the best `rerank_depth` go to the cross-encoder when one is loaded, and the top k are
 returned with every stage's score. Without a cross-encoder the hybrid order stands. A question is searched
-in its own words and in the words the texts use for them (glossary.py), so an English or everyday-Hebrew
+in its own words and in the words the texts use for them (hebrew/glossary.py), so an English or everyday-Hebrew
 question finds a rabbinic text.
 """
 import time

@@ -72,13 +72,12 @@ def calibrate_decline(pipeline, folder: Path, limit: int, seed: int = 0) -> dict
     for query in tqdm(queries, desc="decline calibration", file=sys.stderr):
         gold = frozenset(d for d, g in qrels[query["id"]].items() if g > 0)
         for answerable in (True, False):
-            retriever.excluded = frozenset() if answerable else gold
-            hits = retriever.search(query["text"])
+            with retriever.excluding(frozenset() if answerable else gold):
+                hits = retriever.search(query["text"])
             if answerable and not any(judged_id(h.chunk.doc_id, h.chunk.ref) in gold for h in hits):
                 break  # retrieval missed: neither outcome says anything about the writer
             _, similarity, score = writer.scores(query["text"], "factual_lookup", hits)
             best[answerable].append((similarity.max(initial=0.0), score.max(initial=0.0)))
-    retriever.excluded = frozenset()
     pos, neg = np.array(best[True]), np.array(best[False])
 
     def rates(min_similarity: float, min_score: float) -> tuple[float, float]:

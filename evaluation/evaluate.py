@@ -53,8 +53,8 @@ def evaluate_answers(pipeline, queries: list[dict], qrels: dict, unanswerable: b
     retriever = pipeline.retriever
     for query in tqdm(queries, desc="answers" + (" (gold removed)" if unanswerable else ""), file=sys.stderr):
         gold_docs = frozenset(d for d, g in qrels[query["id"]].items() if g > 0)
-        retriever.excluded = gold_docs if unanswerable else frozenset()
-        result = pipeline.ask(query["text"])
+        with retriever.excluding(gold_docs if unanswerable else frozenset()):
+            result = pipeline.ask(query["text"])
         answer = result.answer
         valid += len(answer.citations)
         given += len(answer.citations) + len(answer.invalid_citations)
@@ -65,7 +65,6 @@ def evaluate_answers(pipeline, queries: list[dict], qrels: dict, unanswerable: b
         f1 += f1_score(answer.text, query["answers"]) if query["answers"] else 0
         passages = {h.chunk.id: judged_id(h.chunk.doc_id, h.chunk.ref) for h in result.evidence.hits}
         hits_gold += any(passages[c.passage_id] in gold_docs for c in answer.citations)
-    retriever.excluded = frozenset()
     n = max(1, len(queries))
     prefix = "unanswerable_" if unanswerable else ""
     metrics = {

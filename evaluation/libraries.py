@@ -12,6 +12,7 @@ import json
 import shutil
 import sys
 import tempfile
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
@@ -75,6 +76,15 @@ class EvalRetriever(Retriever):
         """The same search as retriever (library, embedder, cross-encoder, settings)."""
         return cls(retriever.library, retriever.embedder, retriever.reranker, retriever.config, plain)
 
+    @contextmanager
+    def excluding(self, documents: frozenset[str]):
+        """Searches inside leave documents out; afterwards none are, whatever happened."""
+        self.excluded = frozenset(documents)
+        try:
+            yield self
+        finally:
+            self.excluded = frozenset()
+
     def allowed(self, view, filters):
         """The filters' mask, without the excluded documents."""
         mask = super().allowed(view, filters)
@@ -108,10 +118,15 @@ def _cached(folder: Path, embedder, build) -> library.Library:
         pass
     folder.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))
+    staging.chmod(0o755)  # mkdtemp makes it private
     try:
         build(staging)
-        shutil.rmtree(folder, ignore_errors=True)  # an unfinished build of an older version
-        staging.rename(folder)
+        shutil.rmtree(folder, ignore_errors=True)  # what stood there did not open: an unfinished build
+        try:
+            staging.rename(folder)
+        except OSError:  # another run finished the same library first; its folder is the same
+            if not (folder / "manifest.json").exists():
+                raise
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return library.load(folder, embedder)

@@ -30,7 +30,7 @@ from hebrew.normal import TO_PLAIN, without_points
 from hebrew.words import tokenize
 
 # Raise when the analysis changes; with the dictionary's digest it names the analysis a library's BM25 was built
-# with, and a library built with another one rebuilds its BM25 from the stored chunk texts (library.py).
+# with, and a library built with another one rebuilds its BM25 from the stored chunk texts (search/library.py).
 VERSION = "he-1"
 ABBREVIATIONS = Path(__file__).resolve().parents[1] / "data" / "hebrew_abbreviations.tsv"
 

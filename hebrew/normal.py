@@ -15,6 +15,7 @@ TO_PLAIN = str.maketrans(FINAL_LETTERS, PLAIN_LETTERS)  # final letters as their
 POINTS = re.compile(r"[\u0591-\u05BD\u05BF\u05C1\u05C2\u05C4\u05C5\u05C7]")  # vowel points and cantillation
 SEPARATORS = re.compile(r"[\u05BE\u05C0\u05C3\u05C6]")  # maqaf, paseq, sof pasuq, nun hafukha
 PRESENTATION = re.compile(r"[\uFB1D-\uFB4F\u05F0-\u05F2]")  # precomposed letters (שׁ, בּ) and Yiddish ligatures
+MARKS_BETWEEN_LETTERS = re.compile(r"[\u05C0\u05C6]")  # paseq, nun hafukha: compared texts drop them (history rows keep them so)
 
 
 def without_points(text: str) -> str:
@@ -25,6 +26,6 @@ def without_points(text: str) -> str:
 
 def normalise(text: str) -> str:
     """Text as it is compared: NFKC, without points, punctuation and symbols as spaces, case-folded, one space."""
-    text = without_points(unicodedata.normalize("NFKC", text))
+    text = without_points(MARKS_BETWEEN_LETTERS.sub("", unicodedata.normalize("NFKC", text)))
     text = "".join(" " if unicodedata.category(c).startswith(("P", "S")) else c for c in text)
     return " ".join(text.casefold().split())

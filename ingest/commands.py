@@ -10,15 +10,15 @@ from flask import current_app
 from flask.cli import with_appcontext
 
 
-def _build_library(corpus: Path) -> None:
-    """Chunk, embed and index corpus into LIBRARY_DIR, with a progress bar."""
+def _build_library(path: Path) -> None:
+    """Chunk, embed and index the corpus at path into LIBRARY_DIR, with a progress bar."""
     from ingest import corpus
     from search.embedding import Embedder
 
     config = current_app.config
     started = time.perf_counter()
-    docs = corpus.read_corpus(corpus)
-    click.echo(f"Indexing {len(docs):,} documents from {corpus} into {config['LIBRARY_DIR']}/ ...")
+    docs = corpus.read_corpus(path)
+    click.echo(f"Indexing {len(docs):,} documents from {path} into {config['LIBRARY_DIR']}/ ...")
     embedder = Embedder.load(config["EMBEDDING_MODEL"])
     built, changed = corpus.add_corpus(
         docs, embedder, Path(config["LIBRARY_DIR"]), config["MAX_CHARS"], config["OVERLAP_CHARS"], progress=True

@@ -5,7 +5,7 @@ claims the oldest queued job (the claim is atomic across processes) and holds a 
 runs it; a job marked running whose lock is free belonged to a killed process and is queued again
 at the next start. A document changes in one transaction at the end (library.replace_documents), so
 a killed ingest leaves the library as it was before that document or after it.
-Does not: validate uploads (parsers.py refuses bad files) or serve HTTP (documents.py).
+Does not: validate uploads (parsers.py refuses bad files) or serve HTTP (web/documents.py).
 """
 import fcntl
 import hashlib

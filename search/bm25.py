@@ -5,7 +5,7 @@ normalisation), but every term's per-document weight is computed once at index t
 one sort of all (term, document) pairs), so a query costs one sparse row sum per query token
 instead of a pass over every document. `scores_any` takes a query whose words each have several
 alternative terms (a Hebrew word and its forms without prefixes) and counts each word by its best term.
-Does not: analyse text. The library indexes analyzer.analyze(text) and searches analyzer.analyze_query(query);
+Does not: analyse text. The library indexes analyzer.analyze(text) and searches analyzer.analyze_query(query).
 """
 import json
 from pathlib import Path

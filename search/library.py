@@ -1,4 +1,4 @@
-"""The library: documents and chunks in SQLite (store.py) and the BM25 and FAISS indexes derived from them.
+"""The library: documents and chunks in SQLite (storage/store.py) and the BM25 and FAISS indexes derived from them.
 
 A folder holds library.sqlite3 (the truth, embeddings included), bm25.npz, bm25_vocab.json,
 faiss.index and manifest.json. The manifest names the store generation the index files were

@@ -5,7 +5,7 @@ lag behind. Every change to documents or chunks happens in one transaction that 
 `generation` counter, so a reader can tell its indexes are stale. WAL mode lets queries read
 while a job writes; the busy timeout makes a second writer wait instead of failing.
 Migrations are numbered by `PRAGMA user_version` (database.migrate).
-Does not: parse, chunk, embed or search (library.py and jobs.py do).
+Does not: parse, chunk, embed or search (search/library.py and ingest/jobs.py do).
 """
 import json
 import sqlite3

@@ -1,10 +1,17 @@
 """Builders shared by tests in several folders: a store entry from chunk texts, a check that an edited view scores
-exactly as one rebuilt from the store, and an answer as the history logs it."""
+exactly as one rebuilt from the store, an answer as the history logs it, a real PDF, and an app over a real library."""
+from pathlib import Path
+
 import numpy as np
 
-from conftest import FakeEmbedder
+from app import create_app
+from conftest import CORPUS, FakeClassifier, FakeEmbedder, FakeWriter
+from generator import Generator
 from hebrew import analyzer
+from ingest import corpus
 from models import Chunk, DocumentInfo
+from pipeline import Pipeline
+from retrieval import Retriever
 from search.bm25 import BM25
 
 
@@ -45,3 +52,39 @@ def logged_answer(question="Who discovered penicillin?", answer="Alexander Flemi
     }
     body.update(fields)
     return body
+
+
+def english_pdf(path: Path, pages: list[str], password: str | None = None) -> Path:
+    """A real PDF with one page per text, a title and an author."""
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.set_title("The Test Book")
+    pdf.set_author("Ada Writer")
+    pdf.set_font("Helvetica", size=12)
+    for text in pages:
+        pdf.add_page()
+        pdf.multi_cell(0, 8, text=text)
+    if password:
+        pdf.set_encryption(owner_password=password, user_password=password)
+    pdf.output(str(path))
+    return path
+
+
+BOOK = """Course Title: Kettles and Tea
+
+Lesson 1: Boiling water
+
+A kettle boils water on the stove. The whistle tells you the water is ready.
+
+Lesson 2: Brewing
+
+Green tea wants water below boiling, about eighty degrees, for two minutes.
+"""
+
+
+def library_app(config, folder):
+    """The app over a real library built in folder, managed by the documents API."""
+    lib = corpus.build(CORPUS, FakeEmbedder(), folder, 1200, 200)
+    pipeline = Pipeline(FakeClassifier(), Retriever(lib, FakeEmbedder()), Generator({"offline": FakeWriter("offline")}, "offline"))
+    return create_app(config, pipeline=pipeline, library=lib)

@@ -38,10 +38,10 @@ def ingestor() -> Ingestor:
 
 def store() -> Store:
     """The library's store, or a 409 when the server searches a fixed library."""
-    library = services().library
-    if library is None:
+    found = services().store
+    if found is None:
         raise ApiError(FIXED, 409)
-    return library.store
+    return found
 
 
 @bp.post("/api/documents")

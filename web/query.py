@@ -9,7 +9,7 @@ from contextlib import closing
 from flask import Blueprint, Response, current_app, request, stream_with_context
 
 from web.errors import ApiError
-from web.services import services
+from web.services import kept_history, loader, services
 from web.shaping import evidence_json, logged, question_json, sse
 from web.validation import validate_query
 
@@ -25,15 +25,14 @@ def index():
 @bp.get("/api/health")
 def health():
     """200 with what is live once loaded; 503 while loading or after a failed load."""
-    loader = current_app.extensions["rag"]
-    if loader.services is not None:
-        live = loader.services
+    loading = loader()
+    if loading.services is not None:
+        live = loading.services
         described = live.pipeline.describe()
-        library = {**described["library"], **live.info.get("library", {}),
-                   **(live.library.store.stats() if live.library else {})}
+        library = {**described["library"], **live.info.get("library", {}), **(live.store.stats() if live.store else {})}
         return {"status": "ok", **described, **live.info, "library": library}
-    if loader.error:
-        return {"status": "error", "error": loader.error}, 503
+    if loading.error:
+        return {"status": "error", "error": loading.error}, 503
     return {"status": "loading"}, 503
 
 
@@ -43,7 +42,7 @@ def query_arguments(pipeline) -> dict:
     if body is None:
         raise ApiError('The body is not JSON. Send Content-Type: application/json and {"question": "..."}.')
     args = validate_query(body, sorted(pipeline.generator.writers))
-    history = current_app.extensions.get("history")
+    history = kept_history()
     turns = history.turns(args["session_id"]) if history is not None and args["session_id"] else []
     return {**args, "turns": turns}
 

@@ -11,17 +11,27 @@ from web.errors import ApiError
 
 def services():
     """The loaded Services, or a 503 saying why there are none yet."""
-    loader = current_app.extensions["rag"]
-    if loader.services is None:
-        if loader.error:
-            raise ApiError(f"Evidenz could not load: {loader.error}", 503)
+    loading = loader()
+    if loading.services is None:
+        if loading.error:
+            raise ApiError(f"Evidenz could not load: {loading.error}", 503)
         raise ApiError("Evidenz is still loading its models and library; try again in a few seconds.", 503)
-    return loader.services
+    return loading.services
+
+
+def kept_history() -> History | None:
+    """The app's History, or None when it keeps none."""
+    return current_app.extensions.get("history")
+
+
+def loader():
+    """The app's Loader of the services, for health, which answers while they load."""
+    return current_app.extensions["rag"]
 
 
 def history() -> History:
     """The app's History, or a 503 saying it is not set up."""
-    store = current_app.extensions.get("history")
+    store = kept_history()
     if store is None:
         raise ApiError("This server keeps no answer history (no History configured).", 503)
     return store

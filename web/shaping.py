@@ -6,10 +6,11 @@ Does not: validate requests (validation.py) or decide anything about the answer.
 import json
 from dataclasses import asdict
 
-from flask import current_app, url_for
+from flask import url_for
 
 from hebrew.refs import hebrew_label
 from models import Citation, Evidence, Hit, Question, Result
+from web.services import kept_history
 
 
 def passage_json(n: int, hit: Hit) -> dict:
@@ -74,7 +75,7 @@ def result_json(result: Result) -> dict:
 def logged(result: Result) -> dict:
     """The result's JSON, logged in the answer history (when the app keeps one) with its new id."""
     body = result_json(result)
-    history = current_app.extensions.get("history")
+    history = kept_history()
     if history is not None:
         body["id"] = history.log(body)
     return body

@@ -6,7 +6,6 @@ not in its passage, is passed on as the model gave it, for the verifier to rejec
 and a max_tokens and goes through one Guard (resilience.py) for retries and the circuit breaker; the SDKs'
 own retries are off. Base URLs are configurable, which is also how the tests reach local stand-ins.
 """
-import logging
 import re
 from collections.abc import Iterator
 
@@ -14,8 +13,6 @@ from models import Draft, Statement, WriteRequest
 from writers.resilience import CircuitBreaker, Guard, RetryPolicy
 from writers.verify import MARKERS, marker_numbers
 from writers.writer import ProviderError
-
-log = logging.getLogger(__name__)
 
 TEMPERATURE = 0.1
 MAX_TOKENS = 1024

@@ -35,7 +35,7 @@ CLOSING = re.compile(r"[.!?:;׃\"'”)\]]\s*$")
 
 
 def is_heading(line: str, first_of_several: bool) -> bool:
-    """Whether a line of a passage is a heading rather than prose: a marker structure.py knows, or a short
+    """Whether a line of a passage is a heading rather than prose: a marker ingest/structure.py knows, or a short
     first line without closing punctuation (a PDF's "The Hive" above its text)."""
     if structure.is_heading(line):
         return True

@@ -4,6 +4,7 @@ from dataclasses import replace
 
 from app import create_app
 from browser import OUTPUT, ask, checked_pipeline, require_chromium
+from builders import BOOK, library_app
 from conftest import CORPUS, FakeWriter, make_pipeline
 from models import Document
 
@@ -143,7 +144,6 @@ def test_hebrew_reads_right_to_left_and_english_left_to_right(page, serve):
 
 def test_book_manager_uploads_lists_and_removes_a_document(tmp_path, browser, serve):
     from playwright.sync_api import expect
-    from test_documents import BOOK, library_app
 
     server = serve(library_app({"TESTING": True}, tmp_path / "lib"))
     context = browser.new_context()

@@ -8,10 +8,9 @@ from ingest import corpus
 
 def test_excluded_documents_are_never_returned():
     retriever = libraries.EvalRetriever.of(make_retriever())
-    retriever.excluded = frozenset({"fleming"})
-    hits = retriever.search("Who discovered penicillin?", top_k=4)
+    with retriever.excluding(frozenset({"fleming"})):
+        hits = retriever.search("Who discovered penicillin?", top_k=4)
     assert hits and "fleming" not in {h.chunk.doc_id for h in hits}
-    retriever.excluded = frozenset()
     assert retriever.search("Who discovered penicillin?", top_k=1)[0].chunk.doc_id == "fleming"
 
 

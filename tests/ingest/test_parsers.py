@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from builders import english_pdf
 from hebrew.script import detect_language, fix_reversed_hebrew
 from ingest.parsers import parse_file, sniff_format
 from ingest.records import Limits, RejectedFile
@@ -21,23 +22,6 @@ def write(tmp_path: Path, name: str, content: str | bytes) -> Path:
     """A file in tmp_path holding content (text is written as UTF-8)."""
     path = tmp_path / name
     path.write_bytes(content.encode() if isinstance(content, str) else content)
-    return path
-
-
-def english_pdf(path: Path, pages: list[str], password: str | None = None) -> Path:
-    """A real PDF with one page per text, a title and an author."""
-    from fpdf import FPDF
-
-    pdf = FPDF()
-    pdf.set_title("The Test Book")
-    pdf.set_author("Ada Writer")
-    pdf.set_font("Helvetica", size=12)
-    for text in pages:
-        pdf.add_page()
-        pdf.multi_cell(0, 8, text=text)
-    if password:
-        pdf.set_encryption(owner_password=password, user_password=password)
-    pdf.output(str(path))
     return path
 
 

@@ -6,32 +6,11 @@ import time
 
 import pytest
 
-from app import create_app
-from conftest import CORPUS, FakeClassifier, FakeEmbedder, FakeWriter
-from generator import Generator
+from builders import BOOK, english_pdf, library_app
+from conftest import CORPUS, FakeEmbedder
 from ingest import corpus
 from ingest.jobs import Ingestor
-from pipeline import Pipeline
-from retrieval import Retriever
 from search import library
-
-BOOK = """Course Title: Kettles and Tea
-
-Lesson 1: Boiling water
-
-A kettle boils water on the stove. The whistle tells you the water is ready.
-
-Lesson 2: Brewing
-
-Green tea wants water below boiling, about eighty degrees, for two minutes.
-"""
-
-
-def library_app(config, folder):
-    """The app over a real library built in folder, managed by the documents API."""
-    lib = corpus.build(CORPUS, FakeEmbedder(), folder, 1200, 200)
-    pipeline = Pipeline(FakeClassifier(), Retriever(lib, FakeEmbedder()), Generator({"offline": FakeWriter("offline")}, "offline"))
-    return create_app(config, pipeline=pipeline, library=lib)
 
 
 @pytest.fixture
@@ -160,7 +139,6 @@ def real_files(tmp_path):
     import json
 
     import docx
-    from test_parsers import english_pdf
 
     pdf = english_pdf(tmp_path / "pdf-upload.pdf", ["Chapter 1\n\nThe lighthouse keeper lit the lamp at dusk.",
                                                      "Chapter 2\n\nStorms in November wrecked three schooners."])

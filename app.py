@@ -43,6 +43,7 @@ DEFAULTS = {
     "LIBRARY_DIR": "data/library",
     "DOWNLOAD_DIR": "data/downloads",
     "CLASSIFIER_DIR": "query_classifier_model",
+    "JUDGE_DIR": "data/models/answerability",  # the answerability judge; empty: none (offline answers by score alone)
     "EMBEDDING_MODEL": "sentence-transformers/all-MiniLM-L6-v2",
     "RERANKER_MODEL": "",  # no pretrained cross-encoder can be installed offline; rerank is off
     "ALPHA": 0.7,  # tuned on scifact-dev and squad-dev (README, "Measured")

@@ -67,7 +67,7 @@ def calibrate_decline(pipeline, folder: Path, limit: int, seed: int = 0) -> dict
     """
     writer, retriever = pipeline.generator.writers["offline"], pipeline.retriever
     qrels = read_qrels(folder)
-    queries = sample(read_queries(folder), qrels, limit, seed)
+    queries = sample([q for q in read_queries(folder) if q["answerable"]], qrels, limit, seed)
     best = {True: [], False: []}  # gold retrieved -> [(best cosine, best score)]; False: gold left out
     for query in tqdm(queries, desc="decline calibration", file=sys.stderr):
         gold = frozenset(d for d, g in qrels[query["id"]].items() if g > 0)

@@ -38,59 +38,21 @@ def train_classifier(data: Path, encoder: str | None, pooling: str, out: Path | 
 @click.option("--cache", default="data/cache/eval", show_default=True, type=click.Path(path_type=Path))
 @click.option("--corpus", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
               help="Search this corpus.jsonl, or the library of this one book (qrels naming refs), instead of FOLDER's own.")
+@click.option("--library", "library_dir", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
+              help="Search this built library (e.g. data/library) instead of indexing a corpus.")
 @click.option("--plain", is_flag=True, help="The baseline: BM25 with the plain word tokenizer, no analyzer or glossary.")
 @click.option("--text-field", default=None, help="Ask each query's metadata.FIELD instead of its text (halacha-he: en).")
+@click.option("--judge-split", type=click.Choice(["train", "calibrate", "test"]), default=None,
+              help="Only the questions whose article is in this split of the answerability judge's data.")
 @with_appcontext
-def eval_command(folder, mode, limit, seed, split, answers, unanswerable, cache, corpus, plain, text_field):
+def eval_command(folder, **options):
     """Evaluate retrieval (and answers) on a BEIR-layout FOLDER; the last line is JSON."""
-    from evaluation import datasets, evaluate, libraries
-    from hebrew import analyzer
-    from ingest.corpus import read_corpus
-    from search.embedding import Embedder
+    from evaluation.evaluate import evaluate_set
 
-    config = current_app.config
-    corpus = corpus or folder / "corpus.jsonl"
-    if not corpus.exists():
-        raise click.UsageError(f"{folder}/ has no corpus.jsonl; name the corpus its qrels refer to with --corpus PATH")
-    book = not datasets.is_beir_corpus(corpus)
-    if book and unanswerable:
-        raise click.UsageError(f"--unanswerable leaves out gold documents, but {corpus.name} is one book; use a BEIR corpus.jsonl")
-    queries, qrels = datasets.read_queries(folder, text_field), datasets.read_qrels(folder, split)
-    queries = datasets.sample(queries, qrels, limit, seed)
-    embedder = Embedder.load(config["EMBEDDING_MODEL"])
-    bm25_only = mode == "bm25" and not (answers or unanswerable)  # nothing reads the vectors: embed nothing
-    indexed_with = libraries.NoVectors(embedder.dim) if bm25_only else embedder
-    if book:
-        searched = libraries.ingested_library(corpus, indexed_with, cache)
-    else:
-        searched = libraries.cached_library(read_corpus(corpus), indexed_with, config["MAX_CHARS"],
-                                            config["OVERLAP_CHARS"], cache)
-    pipeline = eval_pipeline(config, searched, embedder, plain)
-    result = {"queries": len(queries), **evaluate.evaluate_retrieval(pipeline.retriever, queries, qrels, mode)}
-    if answers or unanswerable:
-        result.update(evaluate.evaluate_answers(pipeline, queries, qrels, unanswerable=False))
-    if unanswerable:
-        result.update(evaluate.evaluate_answers(pipeline, queries, qrels, unanswerable=True))
-    result["config"] = {
-        "dataset": folder.name, "corpus": str(corpus), "split": split, "text_field": text_field, "mode": mode or ("rerank" if pipeline.retriever.reranker else "hybrid"),
-        "limit": limit, "seed": seed, "embedding_model": config["EMBEDDING_MODEL"],
-        "reranker": config["RERANKER_MODEL"] or None, "alpha": config["ALPHA"], "alpha_he": pipeline.retriever.config.alpha_he, "candidates": config["CANDIDATES"],
-        "rerank_depth": config["RERANK_DEPTH"], "max_chars": config["MAX_CHARS"], "overlap": config["OVERLAP_CHARS"],
-        "generator": pipeline.generator.default if answers or unanswerable else None,
-        "analyzer": "plain (hebrew.words.tokenize, no glossary)" if plain else analyzer.version(),
-    }
-    click.echo(json.dumps(result))
-
-
-def eval_pipeline(config, searched, embedder, plain: bool = False):
-    """The pipeline over an evaluation library, with the retriever that can leave documents out (or the baseline)."""
-    from evaluation import libraries
-    from pipeline import Pipeline
-
-    pipeline = Pipeline.load(config, searched, embedder)
-    pipeline.retriever = (libraries.plain_baseline(pipeline.retriever) if plain
-                          else libraries.EvalRetriever.of(pipeline.retriever))
-    return pipeline
+    try:
+        click.echo(json.dumps(evaluate_set(current_app.config, folder, **options)))
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
 
 
 @click.command("bench")
@@ -153,7 +115,7 @@ def calibrate_decline_command(folder: Path, limit: int, seed: int, cache: Path):
     embedder = Embedder.load(config["EMBEDDING_MODEL"])
     searched = libraries.cached_library(read_corpus(folder / "corpus.jsonl"), embedder, config["MAX_CHARS"],
                                         config["OVERLAP_CHARS"], cache)
-    result = calibrate_decline(eval_pipeline(config, searched, embedder), folder, limit, seed)
+    result = calibrate_decline(libraries.eval_pipeline(config, searched, embedder), folder, limit, seed)
     click.echo(f"min_similarity {result['min_similarity']}, min_score {result['min_score']}: "
                f"balanced accuracy {result['balanced_accuracy']} (now {result['current_balanced_accuracy']})")
     click.echo(json.dumps(result))
@@ -197,5 +159,62 @@ def train_reranker(sets, base, out, queries, negatives, random_negatives, lr, la
     click.echo(json.dumps(card))
 
 
+@click.command("train-judge")
+@click.option("--set", "sets", multiple=True, default=["../shared/data/squad-dev", "../shared/data/heq-dev"],
+              show_default=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="BEIR QA folder to train on (repeatable); its train split only.")
+@click.option("--out", default="data/models/answerability", show_default=True, type=click.Path(path_type=Path))
+@click.option("--layers", default=6, show_default=True, help="Encoder layers of e5 the judge keeps.")
+@click.option("--trained-layers", default=2, show_default=True, help="Of them, the upper layers that are trained.")
+@click.option("--epochs", default=2, show_default=True)
+@click.option("--limit", default=None, type=int, help="Train on this many pairs only (a quick try).")
+@with_appcontext
+def train_judge(sets, out, layers, trained_layers, epochs, limit):
+    """Train the answerability judge on QA pairs; prints its card as JSON."""
+    from evaluation.train_judge import train
+
+    click.echo(json.dumps(train(list(sets), out, layers=layers, trained_layers=trained_layers, epochs=epochs,
+                                 limit=limit), indent=2))
+
+
+@click.command("calibrate-judge")
+@click.argument("folder", required=False, type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--record", "record_to", type=click.Path(dir_okay=False, path_type=Path),
+              help="Run FOLDER's calibrate split through the pipeline and save the judge's outcomes here.")
+@click.option("--choose", "files", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Choose the threshold from recorded outcomes (repeatable: one file per set).")
+@click.option("--write", is_flag=True, help="With --choose: store the threshold in the judge's judge.json.")
+@click.option("--limit", default=None, type=int)
+@click.option("--cache", default="data/cache/eval", show_default=True, type=click.Path(path_type=Path))
+@with_appcontext
+def calibrate_judge_command(folder, record_to, files, write, limit, cache):
+    """Choose the answerability judge's threshold on the dev sets' calibrate split; the last line is JSON."""
+    from evaluation import calibrate_judge, libraries
+    from evaluation.train_judge import write_card
+    from ingest.corpus import read_corpus
+    from search.embedding import Embedder
+
+    config = current_app.config
+    if record_to:
+        if folder is None:
+            raise click.UsageError("--record needs the FOLDER whose calibrate split to run")
+        embedder = Embedder.load(config["EMBEDDING_MODEL"])
+        searched = libraries.cached_library(read_corpus(folder / "corpus.jsonl"), embedder, config["MAX_CHARS"],
+                                            config["OVERLAP_CHARS"], cache)
+        outcomes = calibrate_judge.record(libraries.eval_pipeline(config, searched, embedder), folder, limit=limit)
+        record_to.write_text(json.dumps(outcomes))
+        files = (*files, record_to)
+    if not files:
+        raise click.UsageError("give --record FILE with a FOLDER, or --choose FILE")
+    result = calibrate_judge.choose(list(files))
+    if write:
+        card_path = Path(config["JUDGE_DIR"]) / "judge.json"
+        card = json.loads(card_path.read_text())
+        card.update(threshold=result["threshold"], threshold_source=f"calibrate-judge on {', '.join(result['sets'])}",
+                    calibration=result)
+        write_card(Path(config["JUDGE_DIR"]), card)
+    click.echo(json.dumps(result))
+
+
 commands = [train_classifier, eval_command, bench_command, bench_ingest_command, calibrate_support_command,
-            calibrate_decline_command, train_reranker]
+            calibrate_decline_command, train_reranker, train_judge, calibrate_judge_command]

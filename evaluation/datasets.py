@@ -1,12 +1,18 @@
 """The dev sets as evaluation reads them: BEIR-layout queries and qrels, sampled, and what qrels name a passage by.
 
+A question marked `"answerable": false` in its metadata has no qrels: the library holds no answer to it, and the
+honest reply is a decline (data/eval/wiki-trust).
+
 A BEIR folder holds corpus.jsonl (`_id`, `title`, `text`), queries.jsonl (`_id`, `text`, `metadata.answers`) and
 qrels/<split>.tsv. Queries written against a book (the Shulchan Arukh's jsonl, say) have qrels that name refs:
 a passage counts as its ref, a gloss ("..., Rema") as the seif it glosses.
 """
+import hashlib
 import json
 import random
 from pathlib import Path
+
+from ingest.corpus import read_corpus
 
 
 def read_queries(folder: Path, text_field: str | None = None) -> list[dict]:
@@ -20,7 +26,8 @@ def read_queries(folder: Path, text_field: str | None = None) -> list[dict]:
                 metadata = row.get("metadata") or {}
                 text = metadata.get(text_field) if text_field else row["text"]
                 if isinstance(text, str) and text.strip():
-                    queries.append({"id": str(row["_id"]), "text": text, "answers": metadata.get("answers", [])})
+                    queries.append({"id": str(row["_id"]), "text": text, "answers": metadata.get("answers", []),
+                                    "answerable": metadata.get("answerable", True) is not False})
     return queries
 
 
@@ -62,8 +69,22 @@ def doc_ranking(hits) -> list[str]:
 
 
 def sample(queries: list[dict], qrels: dict, limit: int | None, seed: int) -> list[dict]:
-    """The judged queries, or a seeded random sample of limit of them."""
-    judged = [q for q in queries if any(g > 0 for g in qrels.get(q["id"], {}).values())]
+    """The judged queries and those marked unanswerable, or a seeded random sample of limit of them."""
+    judged = [q for q in queries if not q["answerable"] or any(g > 0 for g in qrels.get(q["id"], {}).values())]
     if limit and limit < len(judged):
         judged = random.Random(seed).sample(judged, limit)
     return judged
+
+
+def in_judge_split(queries: list[dict], qrels: dict, corpus: Path, split: str) -> list[dict]:
+    """The queries whose gold document's article is in the answerability judge's split (splits below)."""
+    titles = {d.id: d.title for d in read_corpus(corpus)}
+    split_of = splits(titles.values())
+    return [q for q in queries if any(g > 0 and split_of.get(titles.get(d)) == split for d, g in qrels.get(q["id"], {}).items())]
+
+
+def splits(titles) -> dict[str, str]:
+    """Each article's split: the titles in the order of their hash, the first 60% train, 20% calibrate, 20% test."""
+    ordered = sorted(set(titles), key=lambda t: hashlib.sha1(t.encode()).hexdigest())
+    return {t: "train" if i < 0.6 * len(ordered) else "calibrate" if i < 0.8 * len(ordered) else "test"
+            for i, t in enumerate(ordered)}

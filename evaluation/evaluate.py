@@ -7,11 +7,17 @@ The libraries and the retriever they are searched with come from libraries.py, t
 """
 import sys
 import time
+from pathlib import Path
 
 from tqdm import tqdm
 
-from evaluation.datasets import doc_ranking, judged_id
+from evaluation.datasets import doc_ranking, in_judge_split, is_beir_corpus, judged_id, read_qrels, read_queries, sample
+from evaluation.libraries import NoVectors, cached_library, eval_pipeline, ingested_library
 from evaluation.metrics import contains_gold, f1_score, mrr_at_k, ndcg_at_k, percentile, recall_at_k
+from hebrew import analyzer
+from ingest.corpus import read_corpus
+from search import library
+from search.embedding import Embedder
 
 DEPTH = 100  # documents ranked per query: enough for recall@100
 
@@ -79,3 +85,63 @@ def evaluate_answers(pipeline, queries: list[dict], qrels: dict, unanswerable: b
             "citation_hits_gold": round(hits_gold / max(1, answered), 4),
         })
     return metrics
+
+
+def evaluate_declines(pipeline, queries: list[dict]) -> dict:
+    """How often the pipeline declines questions whose answer the library does not hold (marked unanswerable)."""
+    declined = sum(pipeline.ask(q["text"]).answer.declined
+                   for q in tqdm(queries, desc="answers (not in the library)", file=sys.stderr))
+    return {"unanswerable_questions": len(queries), "declined_rate": round(declined / max(1, len(queries)), 4)}
+
+
+def evaluate_set(config, folder: Path, mode=None, limit=None, seed=0, split="test", answers=False,
+                 unanswerable=False, cache=Path("data/cache/eval"), corpus=None, library_dir=None, plain=False,
+                 text_field=None, judge_split=None) -> dict:
+    """What `flask --app app eval` prints: retrieval figures, and answer figures when asked (see the command's help).
+
+    How often the answer-or-decline judgement is right is balanced accuracy: the mean of the share answered with
+    the gold present and the share declined without it (the gold removed, or questions marked unanswerable).
+    """
+    corpus = corpus or folder / "corpus.jsonl"
+    if not library_dir and not corpus.exists():
+        raise ValueError(f"{folder}/ has no corpus.jsonl; name the corpus its qrels refer to with --corpus PATH")
+    book = not library_dir and not is_beir_corpus(corpus)
+    if book and unanswerable:
+        raise ValueError(f"--unanswerable leaves out gold documents, but {corpus.name} is one book; use a BEIR corpus.jsonl")
+    queries, qrels = read_queries(folder, text_field), read_qrels(folder, split)
+    if judge_split:
+        queries = in_judge_split(queries, qrels, corpus, judge_split)
+    queries = sample(queries, qrels, limit, seed)
+    answerable, not_held = [q for q in queries if q["answerable"]], [q for q in queries if not q["answerable"]]
+    embedder = Embedder.load(config["EMBEDDING_MODEL"])
+    bm25_only = mode == "bm25" and not (answers or unanswerable)  # nothing reads the vectors: embed nothing
+    indexed_with = NoVectors(embedder.dim) if bm25_only else embedder
+    if library_dir:
+        searched = library.load(library_dir, embedder)
+    elif book:
+        searched = ingested_library(corpus, indexed_with, cache)
+    else:
+        searched = cached_library(read_corpus(corpus), indexed_with, config["MAX_CHARS"], config["OVERLAP_CHARS"], cache)
+    pipeline = eval_pipeline(config, searched, embedder, plain)
+    result = {"queries": len(answerable), **evaluate_retrieval(pipeline.retriever, answerable, qrels, mode)}
+    if answers or unanswerable:
+        result.update(evaluate_answers(pipeline, answerable, qrels, unanswerable=False))
+    if unanswerable:
+        result.update(evaluate_answers(pipeline, answerable, qrels, unanswerable=True))
+        result["answer_or_decline_balanced_accuracy"] = round(
+            (result["answered_rate"] + result["unanswerable_abstain_rate"]) / 2, 4)
+    if (answers or unanswerable) and not_held:
+        result.update(evaluate_declines(pipeline, not_held))
+        result["decline_balanced_accuracy"] = round((result["answered_rate"] + result["declined_rate"]) / 2, 4)
+    result["config"] = {
+        "dataset": folder.name, "corpus": str(library_dir or corpus), "split": split, "text_field": text_field,
+        "mode": mode or ("rerank" if pipeline.retriever.reranker else "hybrid"), "limit": limit, "seed": seed,
+        "judge_split": judge_split, "embedding_model": config["EMBEDDING_MODEL"],
+        "reranker": config["RERANKER_MODEL"] or None, "alpha": config["ALPHA"],
+        "alpha_he": pipeline.retriever.config.alpha_he, "candidates": config["CANDIDATES"],
+        "rerank_depth": config["RERANK_DEPTH"], "max_chars": config["MAX_CHARS"], "overlap": config["OVERLAP_CHARS"],
+        "generator": pipeline.generator.default if answers or unanswerable else None,
+        "judge": config["JUDGE_DIR"] or None,
+        "analyzer": "plain (hebrew.words.tokenize, no glossary)" if plain else analyzer.version(),
+    }
+    return result

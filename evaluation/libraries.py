@@ -23,6 +23,7 @@ from ingest import corpus
 from ingest.jobs import Ingestor
 from ingest.parsers import parse_file
 from ingest.structure import split
+from pipeline import Pipeline
 from retrieval import Retriever
 from search import library
 from search.bm25 import BM25
@@ -108,6 +109,13 @@ def plain_baseline(retriever: Retriever) -> EvalRetriever:
     view = retriever.library.current()
     plain = replace(view, bm25=BM25.index([tokenize(c.passage_text) for c in view.chunks]))
     return EvalRetriever(FixedLibrary(plain), retriever.embedder, retriever.reranker, retriever.config, plain=True)
+
+
+def eval_pipeline(config, searched, embedder, plain: bool = False):
+    """The pipeline over an evaluation library, with the retriever that can leave documents out (or the baseline)."""
+    pipeline = Pipeline.load(config, searched, embedder)
+    pipeline.retriever = plain_baseline(pipeline.retriever) if plain else EvalRetriever.of(pipeline.retriever)
+    return pipeline
 
 
 def _cached(folder: Path, embedder, build) -> library.Library:

@@ -9,7 +9,18 @@ import logging
 from collections.abc import Iterator
 
 from models import Answer, Citation, Draft, Hit, WriteRequest
-from writers.prompt import SOURCES_SEARCHED, decline_text, is_decline, passage_label
+from question.halacha import rabbi_line, rules
+from writers.judge import pair_text
+from writers.prompt import (
+    DECLINE,
+    FOUND,
+    SOURCES_SEARCHED,
+    decline_text,
+    found_text,
+    is_decline,
+    missing_text,
+    passage_label,
+)
 from writers.verify import Check, claims_of, keep_valid_markers, marker_numbers, render, split_claims
 from writers.writer import ProviderError, stream_of
 
@@ -28,11 +39,12 @@ def parse_citations(text: str, hits: list[Hit]) -> tuple[str, list[Citation], li
 class Generator:
     """Chooses a writer, asks it for an answer and checks every citation it gave."""
 
-    def __init__(self, writers: dict, default: str, fallback: str = "offline", verifier=None):
+    def __init__(self, writers: dict, default: str, fallback: str = "offline", verifier=None, judge=None):
         self.writers = writers
         self.default = default
         self.fallback = fallback
         self.verifier = verifier  # checks quotes and support of every citation (writers/verify.py), when given
+        self.judge = judge  # does a model's answer answer the question (writers/judge.py), when given
 
     def answer(self, request: WriteRequest, provider: str | None = None) -> Answer:
         """Write a cited answer to request with the named provider (default: the configured one), checked."""
@@ -84,28 +96,87 @@ class Generator:
         yield answer
 
     def check(self, draft: Draft, request: WriteRequest) -> Answer:
-        """The draft's claims checked against the passages: invalid markers and unsupported claims removed."""
+        """The draft's claims checked (see checked); an answer to a question of religious law ends with the line
+        that a rabbi decides practical questions."""
+        answer = self.checked(draft, request)
+        if request.halachic:
+            answer.text = f"{answer.text}\n\n{rabbi_line(request.language)}"
+        return answer
+
+    def checked(self, draft: Draft, request: WriteRequest) -> Answer:
+        """The draft's claims checked against the passages: invalid markers and unsupported claims removed (and, for
+        a question of religious law, rulings in the writer's own voice), and the answer declined, keeping what the
+        sources do say, when no claim answers the question."""
         hits, language = request.hits, request.language
-        if is_decline(draft.text.strip()) and not draft.statements:
-            return Answer(decline_text(language), declined=True, model=draft.model)
-        claims = claims_of(draft.statements) if draft.statements is not None else split_claims(draft.text)
+        text = draft.text.strip()
+        declined = draft.declined or (is_decline(text) and not draft.statements)
+        if declined:  # the decline sentence is fixed; what follows it is checked like any claim
+            text = strip_found(strip_decline(text))
+        claims = claims_of(draft.statements) if draft.statements is not None and not declined else split_claims(text)
         invalid = list(dict.fromkeys(n for c in claims for n in c.cited if not 1 <= n <= len(hits)))
         if invalid:
             log.warning("the writer cited passages that were not given: %s", invalid)
+        # the sources teach; Evidenz never rules in its own voice (a quoted passage's sentence is the source's voice)
+        ruling = [c.plain for c in claims if request.halachic and not draft.quoted and not c.structural and rules(c.plain)]
+        claims = [c for c in claims if c.plain not in ruling]
         if self.verifier is None:  # no checks configured: only the numbers are resolved
             text, citations, _ = parse_citations(render(claims), hits)
-            return Answer(text or decline_text(language), citations, invalid, declined=not text, model=draft.model)
-        kept, checks, removed = self.verifier.verify(claims, hits)
+            if declined or not text:
+                return self.decline(language, text, citations, invalid, [], draft)
+            return Answer(text, citations, invalid, model=draft.model, answerability=draft.answerability)
+        kept, checks, removed = self.verifier.verify(claims, hits, request.question)
         if removed:
             log.info("removed %d claim(s) that no cited passage supports", len(removed))
+        removed = ruling + removed
         for claim in kept:  # markers that name no passage are taken out of the text
             claim.text = keep_valid_markers(claim.text, len(hits))
-        text = render(kept)
-        if not any(not c.structural for c in kept):  # nothing the passages support is left: say so, and what was searched
+        statements = [c for c in kept if not c.structural]
+        if declined:
+            return self.decline(language, render(kept) if statements else "", citations_of(checks, hits), invalid,
+                                removed, draft)
+        if not statements:  # nothing the passages support is left: say so, and what was searched
             searched = "; ".join(dict.fromkeys(passage_label(h) for h in hits))
             text = f"{decline_text(language)} {SOURCES_SEARCHED.get(language, SOURCES_SEARCHED['en'])} {searched}."
-            return Answer(text, [], invalid, declined=True, removed_claims=removed, model=draft.model)
-        return Answer(text, citations_of(checks, hits), invalid, removed_claims=removed, model=draft.model)
+            return Answer(text, [], invalid, declined=True, removed_claims=removed, model=draft.model,
+                          answerability=draft.answerability)
+        answerability = draft.answerability
+        computed = any(c.derived for c in kept)  # a checked computation answers a calculation by itself
+        if answerability is None and self.judge is not None and not computed:  # a model wrote it: does it answer?
+            answerability = self.addresses(request, statements)
+            if answerability < self.judge.threshold:
+                log.info("no claim answers the question (judge %.2f): declined", answerability)
+                return self.decline(language, render(kept), citations_of(checks, hits), invalid, removed, draft,
+                                    answerability)
+        return Answer(render(kept), citations_of(checks, hits), invalid, removed_claims=removed, model=draft.model,
+                      answerability=answerability)
+
+    def addresses(self, request: WriteRequest, claims: list) -> float:
+        """The judge's best probability that one of the claims answers the question (each under its passage's heading)."""
+        hits = request.hits
+        texts = [pair_text(hits[c.cited[0] - 1].chunk.heading if c.cited and 1 <= c.cited[0] <= len(hits) else "",
+                           c.plain) for c in claims]
+        return float(self.judge.score(request.question, texts).max())
+
+    @staticmethod
+    def decline(language: str, found: str, citations: list[Citation], invalid: list[int], removed: list[str],
+                draft: Draft, answerability: float | None = None) -> Answer:
+        """The decline in the answer's language, the figures a calculation lacks, then what the sources do say
+        (checked), when anything."""
+        parts = [decline_text(language), missing_text(language, draft.missing) if draft.missing else "",
+                 f"{found_text(language)} {found}" if found else ""]
+        return Answer(" ".join(p for p in parts if p), citations if found else [], invalid, declined=True,
+                      removed_claims=removed, model=draft.model,
+                      answerability=draft.answerability if answerability is None else answerability)
+
+
+def strip_decline(text: str) -> str:
+    """text without the fixed decline sentence it opens with (in any language)."""
+    return next((text[len(d):].strip() for d in DECLINE.values() if text.startswith(d)), text)
+
+
+def strip_found(text: str) -> str:
+    """text without the lead-in of what the sources do say (in any language)."""
+    return next((text[len(f):].strip() for f in FOUND.values() if text.startswith(f)), text)
 
 
 def citations_of(checks: list[Check], hits: list[Hit]) -> list[Citation]:

@@ -119,6 +119,10 @@ class Draft:
     text: str
     statements: list[Statement] | None = None
     model: str | None = None  # the model that wrote it, when one did
+    declined: bool = False  # the writer found no answer; text is the decline, then what the sources do say
+    answerability: float | None = None  # how sure the answerability judge was that the answer answers
+    missing: tuple[str, ...] = ()  # declining a calculation: the figures no passage gives
+    quoted: bool = False  # every sentence is a passage's own (the offline writer): a source's words, not a ruling
 
 
 @dataclass(frozen=True)
@@ -130,6 +134,7 @@ class WriteRequest:
     hits: list[Hit]
     language: str = "en"  # ISO 639-1 code of the answer's language ("he", "en", ...)
     model: str | None = None  # overrides the writer's configured model for this request
+    halachic: bool = False  # a question of religious law: teach each source's opinion, never rule
 
 
 @dataclass(frozen=True)
@@ -159,6 +164,7 @@ class Answer:
     degraded: str | None = None  # why the configured provider was not used, when it failed
     removed_claims: list[str] = field(default_factory=list)  # sentences dropped because no citation supported them
     model: str | None = None  # the model that wrote it, when one did
+    answerability: float | None = None  # the judge's probability that the answer answers; None when none judged
 
 
 @dataclass(frozen=True)
@@ -191,3 +197,4 @@ class Result:
     evidence: Evidence
     answer: Answer
     timings: dict  # classify, retrieve, generate, total, and "stages" of retrieval
+    halachic: bool = False  # a question of religious law: the answer teaches the sources and does not rule

@@ -15,12 +15,14 @@ from generator import Generator
 from hebrew.script import detect_language
 from hebrew.words import content_words, tokenize
 from models import Answer, Evidence, Hit, Question, Result, WriteRequest
+from question.halacha import is_halachic
 from question.rewrite import rewrite
 from retrieval import RetrievalConfig, Retriever
 from search.embedders import settings
 from search.reranker import Reranker
 from writers.claude import ClaudeWriter
 from writers.gemini import GeminiWriter
+from writers.judge import AnswerabilityJudge
 from writers.offline import ExtractiveWriter
 from writers.openai_compatible import OpenAIWriter
 from writers.prompt import DECLINE
@@ -60,15 +62,17 @@ class Pipeline:
         search = RetrievalConfig(config["ALPHA"], config["CANDIDATES"], config["RERANK_DEPTH"], config["TOP_K"],
                                  float(alpha_he))
         classifier = QueryClassifier.load(Path(config["CLASSIFIER_DIR"]))
-        writers = {"offline": ExtractiveWriter(embedder), **hosted_writers(config)}
+        judge = AnswerabilityJudge.load(Path(config["JUDGE_DIR"])) if config["JUDGE_DIR"] else None
+        writers = {"offline": ExtractiveWriter(embedder, judge=judge), **hosted_writers(config)}
         default = config["GENERATOR"] or next(n for n in ("gemini", "claude", "openai", "offline") if n in writers)
         if default not in writers:
             raise ValueError(f"GENERATOR={default!r} is not configured; available: {sorted(writers)} (set its API key)")
         verifier = Verifier(embedder, config["SUPPORT_THRESHOLD"])  # None: the embedder's own (search/embedders.py)
         info = {"classifier": {"path": str(config["CLASSIFIER_DIR"]), "encoder": classifier.encoder_name},
-                "embedder": embedder.name, "reranker": reranker.name if reranker else None}
+                "embedder": embedder.name, "reranker": reranker.name if reranker else None,
+                "judge": judge.describe() if judge else None}
         return cls(classifier, Retriever(library, embedder, reranker, search),
-                   Generator(writers, default, verifier=verifier), info)
+                   Generator(writers, default, verifier=verifier, judge=judge), info)
 
     def describe(self) -> dict:
         """What is actually live, for /api/health."""
@@ -140,7 +144,7 @@ class Pipeline:
         yield "sources", evidence
 
         clock = time.perf_counter()
-        request = WriteRequest(standalone, query_type, hits, language, model)
+        request = WriteRequest(standalone, query_type, hits, language, model, is_halachic(standalone, hits))
         answer = None
         pieces = self.generator.stream(request, provider) if streaming else [self.generator.answer(request, provider)]
         for piece in pieces:
@@ -150,7 +154,7 @@ class Pipeline:
                 yield "delta", piece
         timings["generate"] = lap(clock)
         timings["total"] = lap(started)
-        yield "answer", Result(asked, evidence, answer, {**timings, "stages": stages})
+        yield "answer", Result(asked, evidence, answer, {**timings, "stages": stages}, request.halachic)
 
 
 def hosted_writers(config) -> dict:

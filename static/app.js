@@ -151,6 +151,9 @@ function showAnswer(turn, data) {
   answer.classList.remove("streaming");
   answer.removeAttribute("aria-busy");
   answer.classList.toggle("declined", Boolean(data.declined));
+  const verdict = turn.part(".verdict");  // a decline may still quote what the sources say: name it for what it is
+  verdict.textContent = data.declined ? "Not answered by the sources" : "";
+  verdict.hidden = !data.declined;
   renderMarkdown(answer, data.answer || "", (n) => citationLink(turn, n));
   for (const card of turn.element.querySelectorAll(".passage")) {
     card.classList.toggle("cited", turn.citations.some((c) => String(c.n) === card.dataset.n));

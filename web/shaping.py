@@ -58,6 +58,8 @@ def result_json(result: Result) -> dict:
         **question_json(result.question),
         "answer": answer.text,
         "declined": answer.declined,
+        "answerability": None if answer.answerability is None else round(answer.answerability, 4),
+        "halachic": result.halachic,
         "citations": [citation_json(c) for c in answer.citations],
         "invalid_citations": answer.invalid_citations,
         "removed_claims": answer.removed_claims,

@@ -11,13 +11,14 @@ from collections.abc import Iterator
 
 from models import Draft, Statement, WriteRequest
 from writers.hosted import MAX_TOKENS, TEMPERATURE, HostedWriter, statement, with_markers
-from writers.prompt import build_prompt, decline_text
+from writers.prompt import build_prompt, decline_text, found_text
 from writers.resilience import Failure, status_failure
 
 log = logging.getLogger(__name__)
 
 GEMINI_JSON = """Reply with JSON only.
-If the evidence does not answer the question: {"answerable": false, "sentences": []}.
+If the evidence does not answer the question: "answerable": false, and in "sentences" at most two sentences on what
+the evidence does say that is closest to the question (or none).
 Otherwise "answerable": true and one entry in "sentences" per sentence of the answer: its "text" without [n] markers,
 and "citations": for each passage the sentence rests on, its number as "passage" and as "quote" a short span copied
 word for word from that passage."""
@@ -128,9 +129,13 @@ class GeminiWriter(HostedWriter):
             log.warning("Gemini replied %d characters that are not the requested JSON", len(raw or ""))
             raise self.bad_reply("the requested JSON")
         statements = [s for s in map(sentence_statement, reply["sentences"]) if s]
-        if not reply["answerable"] or not statements:
+        if not statements:
             return Draft(decline_text(request.language), None, model)
-        return Draft(" ".join(with_markers(s.text, s.cited) for s in statements), statements, model)
+        text = " ".join(with_markers(s.text, s.cited) for s in statements)
+        if not reply["answerable"]:  # the sentences say what the evidence does say, after the decline
+            return Draft(f"{decline_text(request.language)} {found_text(request.language)} {text}", None, model,
+                         declined=True)
+        return Draft(text, statements, model)
 
 
 def valid_sentence(sentence) -> bool:

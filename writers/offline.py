@@ -1,73 +1,50 @@
-"""The offline answerer: an answer made only of sentences from the retrieved passages, each cited.
+"""The offline writer: an answer made only of sentences from the retrieved passages, each cited, or an honest decline.
 
-It needs no network and no generative model. Each sentence of the passages is scored against
-the question (cosine of embeddings of the sentence with its passage's heading, plus the share of the
-question's content words it contains); the best few, as many as the query type asks for, are
-returned in reading order, each ending with its passage's [n]. A chosen sentence that opens with
-a pronoun brings its passage's first sentence along, so the answer says who "he" is. When even the best sentence is too far from the question,
-it declines with the fixed decline sentence (in the answer's language) instead of guessing, and also when
-the question names something (a capitalised name, a number) that no passage mentions at all. When the
-sentences come from several units with canonical references (a ruling and its gloss, two authorities),
-each is listed under its own reference (its Hebrew label in a Hebrew answer), so opinions are never merged.
-Does not: paraphrase, translate (its sentences keep the passages' language), compute (a calculation question
-gets the figures it would need) or merge facts.
+It needs no network and no generative model. Each sentence of the passages is first scored cheaply against the
+question (cosine of embeddings of the sentence under its passage's heading, plus the share of the question's
+content words it holds). With the answerability judge (judge.py), the best of them are then read together with
+the question, and the one most likely to answer it comes first, followed by at most the context the query type
+asks for; when no sentence answers, the writer declines and says what the passages do say, cited. Without a judge
+the best few by the cheap score are returned in reading order, and it declines only when even the best is far
+from the question. Either way it declines when the question names something (a capitalised name, a number)
+that no passage mentions. A chosen sentence that opens with a pronoun brings its passage's first sentence along,
+so the answer says who "he" is. When the sentences come from several units with canonical references (a ruling
+and its gloss, two authorities), each is listed under its own reference (its Hebrew label in a Hebrew answer), so
+opinions are never merged. A calculation question goes to calculation.py first.
+Does not: paraphrase, translate (its sentences keep the passages' language) or merge facts.
 """
 import re
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 
 import numpy as np
-import regex
 
 from hebrew.refs import hebrew_label
-from hebrew.words import STOP_WORDS, content_words, tokenize
-from ingest import structure
-from ingest.chunking import split_sentences
+from hebrew.words import content_words, tokenize
 from models import Draft, Hit, WriteRequest
 from search.embedders import settings
-from writers.prompt import decline_text, passage_label
+from writers.calculation import calculate
+from writers.judge import pair_text
+from writers.prompt import decline_text, found_text, passage_label
+from writers.sentences import anchors, candidates, cite
 
 SENTENCES_PER_TYPE = {"factual_lookup": 2, "explanation": 4, "reasoning": 4, "calculation": 3}
 PRONOUN_START = re.compile(r"(he|she|it|its|his|her|they|their|this|these|those)\b", re.I)
 KEEP_WITHIN = 0.15  # further sentences must score within this of the best one
-HEADING_WORDS = 10  # a first line this short without closing punctuation is a heading ("Chapter 3: Varroa Mites")
-CLOSING = re.compile(r"[.!?:;׃\"'”)\]]\s*$")
+JUDGED = 16  # the judge reads this many of the best sentences by the cheap score
+CONTEXT_SHARE = 0.5  # a context sentence needs this share of the judge's threshold
 
 
-def is_heading(line: str, first_of_several: bool) -> bool:
-    """Whether a line of a passage is a heading rather than prose: a marker ingest/structure.py knows, or a short
-    first line without closing punctuation (a PDF's "The Hive" above its text)."""
-    if structure.is_heading(line):
-        return True
-    return first_of_several and len(line.split()) <= HEADING_WORDS and not CLOSING.search(line)
+@dataclass
+class Choice:
+    """What the writer chose: the answer (answering sentence first), or, declining, what the passages do say."""
 
-
-def prose(text: str) -> list[str]:
-    """The paragraphs of a passage without their heading lines, each paragraph's lines joined.
-
-    Uploaded books keep headings and the line breaks of the page; a heading is not part of the sentence
-    after it, and a wrapped line is.
-    """
-    paragraphs = []
-    for block in re.split(r"\n\s*\n", text):
-        lines = [line.strip() for line in block.split("\n") if line.strip()]
-        lines = [line for i, line in enumerate(lines) if not is_heading(line, i == 0 and len(lines) > 1)]
-        if lines:
-            paragraphs.append(" ".join(lines))
-    return paragraphs
-
-
-def anchors(question: str) -> set[str]:
-    """Names and numbers of the question: capitalised words after the first, and words with digits."""
-    words = regex.findall(r"[\p{L}\p{N}][\p{L}\p{N}\p{M}]*", question)
-    named = {w for w in words[1:] if w[0].isupper()} | {w for w in words if any(c.isdigit() for c in w)}
-    return {w.casefold() for w in named} - STOP_WORDS
-
-
-def cite(sentence: str, n: int) -> str:
-    """The sentence with [n] placed before its final punctuation."""
-    body, punct = re.match(r"(.*?)([.!?;:]*)$", sentence.strip(), re.S).groups()
-    return f"{body} [{n}]{punct or '.'}"
+    answer: list[tuple[int, str]] = field(default_factory=list)  # (passage number, sentence)
+    found: list[tuple[int, str]] = field(default_factory=list)
+    answerability: float | None = None  # the judge's best probability; None without a judge
+    computation: str = ""  # a calculation's arithmetic line, after the cited figures
+    missing: tuple[str, ...] = ()  # a calculation's figures that no passage gives
 
 
 def glosses(a: Hit, b: Hit) -> bool:
@@ -88,51 +65,53 @@ class ExtractiveWriter:
     name = "offline"
     model = None
 
-    def __init__(self, embedder, thresholds: tuple[float, float] | None = None):
+    def __init__(self, embedder, thresholds: tuple[float, float] | None = None, judge=None):
         self.embedder = embedder
-        # (least cosine, least combined score) of the best sentence; below either the writer declines
+        # (least cosine, least combined score) of the best sentence; below either the passages are not about
+        # the question: without a judge the writer declines, with one it has nothing related to report
         self.min_similarity, self.min_score = thresholds or settings(embedder.name).decline
+        self.judge = judge  # judge.AnswerabilityJudge, or None
         self.last_call: dict | None = None
-
-    def candidates(self, hits: list[Hit]) -> list[tuple[int, int, str]]:
-        """(passage number, position, sentence) for every distinct sentence of the passages."""
-        seen, out = set(), []
-        for n, hit in enumerate(hits, start=1):
-            for pos, sentence in enumerate(s for paragraph in prose(hit.chunk.text) for s in split_sentences(paragraph)):
-                key = " ".join(tokenize(sentence))
-                if key and key not in seen:  # overlapping chunks repeat sentences
-                    seen.add(key)
-                    out.append((n, pos, sentence.strip()))
-        return out
 
     def write(self, request: WriteRequest) -> Draft:
         """A cited answer of the passages' own sentences, or the decline in the answer's language."""
-        return Draft("".join(self.pieces(request)))
+        pieces, choice = self.compose(request)
+        return self.draft(pieces, choice)
 
     def stream(self, request: WriteRequest) -> Iterator[str | Draft]:
-        """The answer sentence by sentence as it is composed, then the Draft."""
-        pieces = []
-        for piece in self.pieces(request):
-            pieces.append(piece)
-            yield piece
-        yield Draft("".join(pieces))
+        """The answer as it is composed, then the Draft."""
+        pieces, choice = self.compose(request)
+        yield from pieces
+        yield self.draft(pieces, choice)
+
+    @staticmethod
+    def draft(pieces: list[str], choice: Choice) -> Draft:
+        """The Draft of composed pieces."""
+        return Draft("".join(pieces), declined=not (choice.answer or choice.computation),
+                     answerability=choice.answerability, missing=choice.missing, quoted=True)
 
     def status(self) -> dict:
         """Always available: it runs in this process."""
         return {"name": self.name, "model": None, "configured": True, "circuit": "closed", "last_call": self.last_call}
 
-    def pieces(self, request: WriteRequest) -> list[str]:
-        """The answer's parts in order: cited sentences (under their refs when passages disagree), or the decline."""
+    def compose(self, request: WriteRequest) -> tuple[list[str], Choice]:
+        """The answer's parts in order (cited sentences, under their refs when passages disagree; or the decline
+        and what the passages do say), and the choice they come from."""
         started = time.time()
-        chosen = self.choose(request.question, request.query_type, request.hits)
+        choice = self.choose(request.question, request.query_type, request.hits)
         self.last_call = {"ok": True, "at": started, "error": None, "ms": round((time.time() - started) * 1000, 1)}
-        if not chosen:
-            return [decline_text(request.language)]
-        if not opinions(chosen, request.hits):
-            return [("" if i == 0 else " ") + cite(sentence, n) for i, (n, sentence) in enumerate(chosen)]
+        if choice.computation:  # each figure's sentence cited, then the arithmetic on a line of its own
+            return [*[("" if i == 0 else " ") + cite(s, n) for i, (n, s) in enumerate(choice.answer)],
+                    "\n" if choice.answer else "", choice.computation], choice
+        if not choice.answer:
+            found = [f" {found_text(request.language)} "] if choice.found else []
+            return [decline_text(request.language), *found,
+                    " ".join(cite(s, n) for n, s in choice.found)], choice
+        if not (opinions(choice.answer, request.hits) or request.halachic):
+            return [("" if i == 0 else " ") + cite(s, n) for i, (n, s) in enumerate(choice.answer)], choice
         # each opinion under its own reference, never merged into one statement
         pieces, current = [], None
-        for n, sentence in chosen:
+        for n, sentence in choice.answer:
             hit = request.hits[n - 1]  # a Hebrew answer names its sources in Hebrew, so it reads right to left
             label = (request.language == "he" and hebrew_label(hit.chunk.ref)) or passage_label(hit)
             if label != current:
@@ -141,11 +120,11 @@ class ExtractiveWriter:
             else:
                 pieces.append("\n")
             pieces.append(f"- {cite(sentence, n)}")
-        return pieces
+        return pieces, choice
 
     def scores(self, question: str, query_type: str, hits: list[Hit]) -> tuple[list[tuple[int, int, str]], np.ndarray, np.ndarray]:
         """The candidate sentences, each one's cosine with the question, and its combined score."""
-        sentences = self.candidates(hits)
+        sentences = candidates(hits)
         if not sentences:
             return [], np.zeros(0), np.zeros(0)
         # a sentence is scored with its passage's heading, so "His discovery in 1928..." is known to be Fleming's,
@@ -161,28 +140,70 @@ class ExtractiveWriter:
             score += 0.05 * np.array([bool(re.search(r"\d", s)) for _, _, s in sentences])
         return sentences, similarity, score
 
-    def choose(self, question: str, query_type: str, hits: list[Hit]) -> list[tuple[int, str]]:
-        """(passage number, sentence) of the sentences that answer the question, in reading order; [] to decline."""
-        mentioned = set().union(*(tokenize(h.chunk.passage_text) for h in hits)) if hits else set()
-        if not anchors(question) <= mentioned:
-            return []  # the question names something (Evidenz, 2030) that no passage mentions
+    def judged(self, question: str, hits: list[Hit], sentences: list, score: np.ndarray) -> dict[int, float]:
+        """The judge's probability for each of the JUDGED best sentences by the cheap score, by index."""
+        top = [int(i) for i in np.argsort(-score)[:JUDGED]]
+        texts = [pair_text(hits[sentences[i][0] - 1].chunk.heading, sentences[i][2]) for i in top]
+        return dict(zip(top, self.judge.score(question, texts).tolist()))
+
+    def choose(self, question: str, query_type: str, hits: list[Hit]) -> Choice:
+        """The sentences that answer the question (the answering one first with a judge, else in reading order),
+        or, when none does, the one most about it as what the passages do say."""
         sentences, similarity, score = self.scores(question, query_type, hits)
         if not sentences:
-            return []
-        best = int(score.argmax())
-        if similarity.max() < self.min_similarity or score[best] < self.min_score:
-            return []
-        ranked = [i for i in np.argsort(-score) if score[i] >= score[best] - KEEP_WITHIN]
-        chosen = set(ranked[: SENTENCES_PER_TYPE[query_type]])
-        for i in list(chosen):  # a ruling's gloss (or the ruling a gloss is on) is the other opinion: show it too
+            return Choice()
+        calculated = query_type == "calculation" and calculate(
+            question, sentences, {n: h.chunk.heading for n, h in enumerate(hits, start=1)})
+        if calculated:
+            figures, line = calculated
+            sources = list(dict.fromkeys(f.source for f in figures if f.source))
+            if line:
+                return Choice(sources, answerability=1.0, computation=line)
+            return Choice(found=sources, missing=tuple(f.words for f in figures if f.value is None))
+        mentioned = set().union(*(tokenize(h.chunk.passage_text) for h in hits))
+        named = anchors(question) <= mentioned  # else it names something (Evidenz, 2030) no passage mentions
+        related = similarity.max() >= self.min_similarity and score.max() >= self.min_score
+        if self.judge is None:
+            if not (named and related):
+                return Choice()
+            ranked = [int(i) for i in np.argsort(-score) if score[i] >= score.max() - KEEP_WITHIN]
+            chosen = self.with_companions(ranked[:SENTENCES_PER_TYPE[query_type]], sentences, similarity, score, hits)
+            return Choice([(sentences[i][0], sentences[i][2]) for i in sorted(chosen, key=lambda i: sentences[i][:2])])
+        probability = self.judged(question, hits, sentences, score)
+        order = sorted(probability, key=lambda i: -probability[i])
+        best = order[0]
+        if not named or probability[best] < self.judge.threshold:
+            return Choice(found=[(sentences[best][0], sentences[best][2])] if related else [],
+                          answerability=probability[best])
+        context = [i for i in order[1:] if probability[i] >= CONTEXT_SHARE * self.judge.threshold
+                   and score[i] >= score.max() - KEEP_WITHIN][:SENTENCES_PER_TYPE[query_type] - 1]
+        chosen = self.with_companions([best, *context], sentences, similarity, score, hits)
+        rest = sorted(chosen - {best} - self.leads(best, sentences, chosen), key=lambda i: sentences[i][:2])
+        ordered = [*sorted(self.leads(best, sentences, chosen)), best, *rest]
+        return Choice([(sentences[i][0], sentences[i][2]) for i in ordered], answerability=probability[best])
+
+    def with_companions(self, chosen: list[int], sentences: list, similarity: np.ndarray, score: np.ndarray,
+                        hits: list[Hit]) -> set[int]:
+        """chosen, with each sentence's other opinion (a ruling's gloss, or the ruling a gloss is on) and, for one
+        that opens with a pronoun, its passage's first sentence, which says who "he" is."""
+        chosen = set(chosen)
+        for i in list(chosen):
             n = sentences[i][0]
             for j in np.argsort(-score):
                 m = sentences[j][0]
                 if similarity[j] >= self.min_similarity and (glosses(hits[n - 1], hits[m - 1]) or glosses(hits[m - 1], hits[n - 1])):
                     chosen.add(int(j))
                     break
-        for i in list(chosen):  # "He shared the prize" needs the passage's opening sentence to say who "he" is
+        for i in list(chosen):
             n, pos, sentence = sentences[i]
             if pos > 0 and PRONOUN_START.match(sentence):
                 chosen.update(j for j, (m, p, _) in enumerate(sentences) if m == n and p == 0)
-        return [(sentences[i][0], sentences[i][2]) for i in sorted(chosen, key=lambda i: sentences[i][:2])]
+        return chosen
+
+    @staticmethod
+    def leads(best: int, sentences: list, chosen: set[int]) -> set[int]:
+        """The chosen opening sentence of the answering sentence's passage, when the answer opens with a pronoun."""
+        n, pos, sentence = sentences[best]
+        if pos == 0 or not PRONOUN_START.match(sentence):
+            return set()
+        return {j for j in chosen if sentences[j][0] == n and sentences[j][1] == 0}

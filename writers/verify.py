@@ -20,6 +20,8 @@ from hebrew.normal import normalise
 from ingest.chunking import sentence_spans
 from models import Hit, Statement
 from search.embedders import settings
+from writers.arithmetic import holds as arithmetic_holds
+from writers.arithmetic import is_arithmetic
 
 MARKERS = re.compile(r"([ \t]?)\[(\d+(?:\s*,\s*\d+)*)\]")  # [1] or [1, 3], with the space before it, to remove both
 QUOTE = re.compile(r"[\"“”«»״]([^\"“”«»״]{3,})[\"“”«»״]")
@@ -39,6 +41,7 @@ class Claim:
     line: int = 0  # the line of the answer it stands on (lists and paragraphs are kept)
     prefix: str = ""  # the line's bullet or number, on its first claim
     structural: bool = False  # a heading or lead-in, not a statement of fact
+    derived: bool = False  # a computation from cited figures (arithmetic.py), which cites nothing itself
 
 
 def marker_numbers(text: str) -> list[int]:
@@ -59,9 +62,10 @@ def _claim(sentence: str, line: int = 0, prefix: str = "", quotes: list[str] | N
     """A claim from a sentence with its markers."""
     numbers = marker_numbers(sentence)
     plain = MARKERS.sub("", sentence).strip()
-    structural = not numbers and bool(STRUCTURE.match(plain))
+    derived = not numbers and is_arithmetic(plain)
+    structural = not numbers and not derived and bool(STRUCTURE.match(plain))
     return Claim(sentence.strip(), plain, list(dict.fromkeys(numbers)),
-                 quotes if quotes is not None else QUOTE.findall(plain), line, prefix, structural)
+                 quotes if quotes is not None else QUOTE.findall(plain), line, prefix, structural, derived)
 
 
 def split_claims(answer: str) -> list[Claim]:
@@ -90,8 +94,9 @@ def claims_of(statements: list[Statement]) -> list[Claim]:
         body, punct = re.match(r"(.*?)([.!?;:]*)$", s.text.strip(), re.S).groups()
         markers = "".join(f"[{n}]" for n in dict.fromkeys(s.cited))
         text = f"{body} {markers}{punct or '.'}" if markers else s.text.strip()
+        derived = not s.cited and is_arithmetic(s.text.strip())
         claims.append(Claim(text, s.text.strip(), list(dict.fromkeys(s.cited)), list(s.quotes), 0, "",
-                            not s.cited and bool(STRUCTURE.match(s.text.strip()))))
+                            not s.cited and not derived and bool(STRUCTURE.match(s.text.strip())), derived))
     return claims
 
 
@@ -187,14 +192,17 @@ class Verifier:
                 return True, (start, end)
         return True, None  # the quote crosses a sentence boundary: verified, no single sentence to mark
 
-    def verify(self, claims: list[Claim], hits: list[Hit]) -> tuple[list[Claim], list[Check], list[str]]:
+    def verify(self, claims: list[Claim], hits: list[Hit], question: str = "") -> tuple[list[Claim], list[Check], list[str]]:
         """(the claims that stand, the checks of their citations, the removed claims' text).
 
-        A claim stands when one of its citations is valid, quoted truly and supporting; a structural
+        A claim stands when one of its citations is valid, quoted truly and supporting; a computation stands when
+        it is right and its figures are in the claims that stand or in the question (arithmetic.py); a structural
         line stands when a claim after it (before the next structural line) stands.
         """
         checks = self.check(claims, hits)
         holds = [any(c.supported for c in checks if c.claim == i) for i in range(len(claims))]
+        given = " ".join([question, *(c.plain for c, h in zip(claims, holds) if h)])
+        holds = [h or (c.derived and arithmetic_holds(c.plain, given)) for c, h in zip(claims, holds)]
         keep = list(holds)
         for i in reversed(range(len(claims))):
             if claims[i].structural:

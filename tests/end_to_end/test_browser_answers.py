@@ -4,6 +4,8 @@ their passage, unverified citations marked, hostile answers that neither run nor
 from app import create_app
 from browser import ELSEWHERE, FLEMING_ANSWER, FLEMING_SENTENCE, OUTPUT, ask, checked_pipeline, require_chromium
 from conftest import CORPUS, EndlessWriter, FakeWriter, make_pipeline
+from models import Draft
+from writers.prompt import CANNOT_ANSWER, found_text
 
 require_chromium()
 
@@ -202,3 +204,17 @@ def test_without_the_stream_endpoint_the_page_asks_api_query(page, serve):
     turn = ask(page, "Who discovered penicillin in 1928?")
     assert asked == ["api/query/stream", "api/query"]
     assert turn.locator(".answer a.cite.unverified").text_content() == "[2]"
+
+
+def test_a_declined_answer_is_shown_as_not_answered_with_what_the_sources_say(page, serve):
+    decline = Draft(f"{CANNOT_ANSWER} {found_text('en')} {FLEMING_ANSWER}", declined=True)
+    server = serve(create_app({"TESTING": True}, pipeline=checked_pipeline(
+        FakeWriter("offline", [decline, FLEMING_ANSWER]))))
+    page.goto(server.url)
+    declined = ask(page, "When did Fleming die?")
+    assert declined.locator(".verdict").is_visible()
+    assert declined.locator(".verdict").text_content() == "Not answered by the sources"
+    assert "What they do say" in declined.locator(".answer").text_content()
+    assert declined.locator(".answer a.cite").first.text_content() == "[1]"
+    answered = ask(page, "Who discovered penicillin in 1928?")
+    assert not answered.locator(".verdict").is_visible()

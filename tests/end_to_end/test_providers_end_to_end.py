@@ -19,7 +19,8 @@ from standin import (
 )
 
 QUESTION = "Who discovered penicillin?"
-CLAIM = "Sir Alexander Fleming was a Scottish physician and microbiologist."
+CLAIM = "Alexander Fleming discovered penicillin in 1928."
+FLEMING = "He discovered penicillin in 1928, the first antibiotic substance."  # verbatim in the passage
 
 
 @pytest.fixture(scope="module")
@@ -65,14 +66,14 @@ def test_gemini_is_the_default_when_every_key_is_set(llm_app):
 
 
 def test_a_streamed_openai_compatible_answer_is_checked_against_the_real_passages(llm_app, standins):
-    answer_with(standins["openai"], 200, openai_stream(["Sir Alexander Fleming was a Scottish ", "physician and microbiologist [1]. ",
+    answer_with(standins["openai"], 200, openai_stream(["Alexander Fleming discovered ", "penicillin in 1928 [1]. ",
                                                  "The Moon is made of cheese [1]."]))
     got = ask(llm_app, "openai", stream=True)
     deltas = [data["text"] for name, data in got if name == "delta"]
     answer = next(data for name, data in got if name == "answer")
     assert len(deltas) == 3 and "cheese" in "".join(deltas)  # streamed as written ...
     assert answer["passages"][0]["id"] == "Alexander_Fleming#0"
-    assert answer["answer"] == "Sir Alexander Fleming was a Scottish physician and microbiologist [1]."  # ... then checked
+    assert answer["answer"] == "Alexander Fleming discovered penicillin in 1928 [1]."  # ... then checked
     assert answer["removed_claims"] == ["The Moon is made of cheese."] and answer["generator"] == "openai"
     [citation] = answer["citations"]
     assert citation["verified"] and citation["support"] >= 0.61 and citation["spans"]
@@ -80,12 +81,22 @@ def test_a_streamed_openai_compatible_answer_is_checked_against_the_real_passage
     assert sent["model"] == "local-standin" and "<evidence>" in sent["messages"][1]["content"]
 
 
+def test_a_model_answer_that_does_not_answer_the_question_is_declined_by_the_real_judge(llm_app, standins):
+    answer_with(standins["openai"], 200, openai_completion("Sir Alexander Fleming was a Scottish physician and "
+                                                           "microbiologist [1]."))
+    body = ask(llm_app, "openai")
+    assert body["declined"] and body["generator"] == "openai" and body["answerability"] < 0.5
+    assert body["answer"] == ("The provided sources do not answer this question. What they do say: Sir Alexander Fleming "
+                              "was a Scottish physician and microbiologist [1].")
+    assert [c["n"] for c in body["citations"]] == [1]
+
+
 def test_claude_native_citations_map_to_passages_and_a_forged_one_is_caught(llm_app, standins):
-    real = search_result_citation(0, "Sir Alexander Fleming was a Scottish physician and microbiologist.")
+    real = search_result_citation(0, FLEMING)
     forged = search_result_citation(1, "Penicillin cures every disease known to medicine.")
     answer_with(standins["claude"], 200, claude_message(blocks=[cited(CLAIM, real), cited(" Penicillin cures everything.", forged)]))
     body = ask(llm_app, "claude")
-    assert body["answer"] == "Sir Alexander Fleming was a Scottish physician and microbiologist [1]."
+    assert body["answer"] == "Alexander Fleming discovered penicillin in 1928 [1]."
     assert body["removed_claims"] == ["Penicillin cures everything."]
     assert body["citations"][0]["quote_verified"] is True and body["generator"] == "claude"
     sent = standins["claude"].requests[-1]["json"]["messages"][0]["content"]
@@ -93,17 +104,17 @@ def test_claude_native_citations_map_to_passages_and_a_forged_one_is_caught(llm_
 
 
 def test_claude_streams_text_deltas(llm_app, standins):
-    answer_with(standins["claude"], 200, claude_stream([cited(CLAIM, search_result_citation(0, CLAIM))]))
+    answer_with(standins["claude"], 200, claude_stream([cited(CLAIM, search_result_citation(0, FLEMING))]))
     got = ask(llm_app, "claude", stream=True)
     assert [name for name, _ in got].count("delta") >= 2
     assert next(d for n, d in got if n == "answer")["citations"][0]["verified"]
 
 
 def test_gemini_structured_answer_is_validated_and_malformed_json_degrades(llm_app, standins):
-    good = {"answerable": True, "sentences": [{"text": CLAIM, "citations": [{"passage": 1, "quote": "Scottish physician"}]}]}
+    good = {"answerable": True, "sentences": [{"text": CLAIM, "citations": [{"passage": 1, "quote": "discovered penicillin in 1928"}]}]}
     answer_with(standins["gemini"], 200, gemini_response(json.dumps(good)))
     body = ask(llm_app, "gemini")
-    assert body["answer"] == "Sir Alexander Fleming was a Scottish physician and microbiologist [1]."
+    assert body["answer"] == "Alexander Fleming discovered penicillin in 1928 [1]."
     assert body["citations"][0]["quote_verified"] is True and not body["degraded"]
     answer_with(standins["gemini"], 200, gemini_response('{"answerable": true, "sentences": [{"text": "Fleming'))
     body = ask(llm_app, "gemini")

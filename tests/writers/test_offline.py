@@ -6,8 +6,9 @@ import pytest
 from conftest import FakeEmbedder, make_retriever
 from generator import Generator
 from models import WriteRequest
-from writers.offline import SENTENCES_PER_TYPE, ExtractiveWriter, cite
+from writers.offline import SENTENCES_PER_TYPE, ExtractiveWriter
 from writers.prompt import CANNOT_ANSWER
+from writers.sentences import cite
 
 
 def test_cite_puts_the_marker_before_the_final_punctuation():
@@ -84,7 +85,7 @@ def test_pronoun_sentence_brings_its_subject():
 
 
 def test_headings_of_uploaded_books_are_not_quoted_as_prose():
-    from writers.offline import prose
+    from writers.sentences import prose
 
     assert prose("Chapter 3: Varroa Mites\nThe varroa mite is a pest\nof honey bees. Treat in winter.") == [
         "The varroa mite is a pest of honey bees. Treat in winter."]

@@ -1,0 +1,66 @@
+"""The sentences of passages as an extractive writer reads them: prose without headings, split into sentences,
+each a candidate once; the names and numbers a question asks about; a sentence cited before its full stop.
+
+Uploaded books keep headings and the line breaks of the page: a heading is not part of the sentence after it,
+and a wrapped line is.
+Does not: score sentences (offline.py and judge.py do).
+"""
+import re
+
+import regex
+
+from hebrew.words import STOP_WORDS, tokenize
+from ingest import structure
+from ingest.chunking import split_sentences
+from models import Hit
+
+HEADING_WORDS = 10  # a first line this short without closing punctuation is a heading ("Chapter 3: Varroa Mites")
+CLOSING = re.compile(r"[.!?:;׃\"'”)\]]\s*$")
+
+
+def is_heading(line: str, first_of_several: bool) -> bool:
+    """Whether a line of a passage is a heading rather than prose: a marker ingest/structure.py knows, or a short
+    first line without closing punctuation (a PDF's "The Hive" above its text)."""
+    if structure.is_heading(line):
+        return True
+    return first_of_several and len(line.split()) <= HEADING_WORDS and not CLOSING.search(line)
+
+
+def prose(text: str) -> list[str]:
+    """The paragraphs of a passage without their heading lines, each paragraph's lines joined.
+
+    Uploaded books keep headings and the line breaks of the page; a heading is not part of the sentence
+    after it, and a wrapped line is.
+    """
+    paragraphs = []
+    for block in re.split(r"\n\s*\n", text):
+        lines = [line.strip() for line in block.split("\n") if line.strip()]
+        lines = [line for i, line in enumerate(lines) if not is_heading(line, i == 0 and len(lines) > 1)]
+        if lines:
+            paragraphs.append(" ".join(lines))
+    return paragraphs
+
+
+def anchors(question: str) -> set[str]:
+    """Names and numbers of the question: capitalised words after the first, and words with digits."""
+    words = regex.findall(r"[\p{L}\p{N}][\p{L}\p{N}\p{M}]*", question)
+    named = {w for w in words[1:] if w[0].isupper()} | {w for w in words if any(c.isdigit() for c in w)}
+    return {w.casefold() for w in named} - STOP_WORDS
+
+
+def cite(sentence: str, n: int) -> str:
+    """The sentence with [n] placed before its final punctuation."""
+    body, punct = re.match(r"(.*?)([.!?;:]*)$", sentence.strip(), re.S).groups()
+    return f"{body} [{n}]{punct or '.'}"
+
+
+def candidates(hits: list[Hit]) -> list[tuple[int, int, str]]:
+    """(passage number, position, sentence) for every distinct sentence of the passages."""
+    seen, out = set(), []
+    for n, hit in enumerate(hits, start=1):
+        for pos, sentence in enumerate(s for paragraph in prose(hit.chunk.text) for s in split_sentences(paragraph)):
+            key = " ".join(tokenize(sentence))
+            if key and key not in seen:  # overlapping chunks repeat sentences
+                seen.add(key)
+                out.append((n, pos, sentence.strip()))
+    return out

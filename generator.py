@@ -11,16 +11,9 @@ from collections.abc import Iterator
 from models import Answer, Citation, Draft, Hit, WriteRequest
 from question.halacha import rabbi_line, rules
 from writers.judge import pair_text
-from writers.prompt import (
-    DECLINE,
-    FOUND,
-    SOURCES_SEARCHED,
-    decline_text,
-    found_text,
-    is_decline,
-    missing_text,
-    passage_label,
-)
+from writers.prompt import (DECLINE, FOUND, SOURCES_SEARCHED, decline_text, found_text, is_decline, missing_text,
+                            passage_label)
+from writers.sentences import about, anchors, fits
 from writers.verify import Check, claims_of, keep_valid_markers, marker_numbers, render, split_claims
 from writers.writer import ProviderError, stream_of
 
@@ -151,11 +144,14 @@ class Generator:
                       answerability=answerability)
 
     def addresses(self, request: WriteRequest, claims: list) -> float:
-        """The judge's best probability that one of the claims answers the question (each under its passage's heading)."""
-        hits = request.hits
-        texts = [pair_text(hits[c.cited[0] - 1].chunk.heading if c.cited and 1 <= c.cited[0] <= len(hits) else "",
-                           c.plain) for c in claims]
-        return float(self.judge.score(request.question, texts).max())
+        """The judge's best probability that one of the claims answers the question (each under its passage's
+        heading), counting only claims that can answer as the offline writer's sentences can (writers/sentences.py):
+        citing a passage about what the question names, and holding a number when the question asks for one."""
+        hits, asked = request.hits, anchors(request.question)
+        cited = [hits[c.cited[0] - 1] if c.cited and 1 <= c.cited[0] <= len(hits) else None for c in claims]
+        texts = [pair_text(hit.chunk.heading if hit else "", c.plain) for c, hit in zip(claims, cited)]
+        can = [bool(hit) and about(asked, hit) and fits(request.question, c.plain) for c, hit in zip(claims, cited)]
+        return float((self.judge.score(request.question, texts) * can).max())
 
     @staticmethod
     def decline(language: str, found: str, citations: list[Citation], invalid: list[int], removed: list[str],

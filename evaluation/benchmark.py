@@ -146,21 +146,32 @@ def bench_rerank(model_path: str, log) -> dict:
     return results
 
 
-def bench_query_stages(embedder, writer, log) -> dict:
-    """Tokenize and embed real questions, and the offline writer on real-sized passages."""
+def bench_query_stages(embedder, writer, log, judged=None) -> dict:
+    """Tokenize and embed real questions, and the offline writer on real-sized passages: without the answerability
+    judge (as before it) and, when given, with it (judged: an ExtractiveWriter that has one)."""
     from models import Chunk, Hit, WriteRequest
 
     questions = ["Who discovered penicillin?", "How does photosynthesis work in desert plants?",
                  "Why did the Western Roman Empire fall?", "How many years passed between 1492 and 1776?"] * 5
     tok = timed(tokenize, questions)
     emb = timed(lambda q: embedder.embed_queries([q]), questions)
-    text = ("Penicillin was discovered in 1928 by Alexander Fleming. It was the first antibiotic. "
-            "Mass production began during the Second World War. ") * 4
-    hits = [Hit(Chunk(f"c{i}", f"d{i}", f"Title {i}", text, 0, len(text)), 1.0, 0.5, 0.5) for i in range(5)]
-    gen = timed(lambda q: writer.write(WriteRequest(q, "explanation", hits)), questions[:8])
-    return {"tokenize_p50_ms": tok["p50_ms"], "tokenize_p95_ms": tok["p95_ms"],
-            "embed_query_p50_ms": emb["p50_ms"], "embed_query_p95_ms": emb["p95_ms"],
-            "generate_offline_p50_ms": gen["p50_ms"], "generate_offline_p95_ms": gen["p95_ms"]}
+    sentences = ["Penicillin was discovered in {j}928 by Alexander Fleming in laboratory {i}.",
+                 "It was the first antibiotic used in hospital {i} against infection number {j}.",
+                 "Mass production began during the Second World War in factory {i}{j}."]
+    hits = []
+    for i in range(5):  # five passages of about 1,000 characters, every sentence distinct, as retrieval gives them
+        text = " ".join(s.format(i=i, j=j) for j in range(1, 5) for s in sentences)
+        hits.append(Hit(Chunk(f"c{i}", f"d{i}", f"Title {i}", text, 0, len(text)), 1.0, 0.5, 0.5))
+    figures = {"tokenize_p50_ms": tok["p50_ms"], "tokenize_p95_ms": tok["p95_ms"],
+               "embed_query_p50_ms": emb["p50_ms"], "embed_query_p95_ms": emb["p95_ms"]}
+    for name, offline in (("generate_offline", writer), ("generate_offline_judged", judged)):
+        if offline is not None:
+            offline.write(WriteRequest(questions[0], "explanation", hits))  # warm-up
+            gen = timed(lambda q: offline.write(WriteRequest(q, "explanation", hits)), questions[:12])
+            figures.update({f"{name}_p50_ms": gen["p50_ms"], f"{name}_p95_ms": gen["p95_ms"]})
+    if judged is not None:
+        figures["judge_added_p50_ms"] = round(figures["generate_offline_judged_p50_ms"] - figures["generate_offline_p50_ms"], 2)
+    return figures
 
 
 def bench_size(n_docs: int, embedder, queries: int, compare: bool, log) -> dict:
@@ -185,10 +196,10 @@ def bench_size(n_docs: int, embedder, queries: int, compare: bool, log) -> dict:
 
 
 def run(sizes: list[int], embedder, writer, reranker_base: str, queries: int = 50, compare: bool = True,
-        log=lambda m: print(m, file=sys.stderr)) -> dict:
+        log=lambda m: print(m, file=sys.stderr), judged=None) -> dict:
     """Every figure, for printing as one JSON object."""
     report = {"machine": {"cores": torch.get_num_threads(), "torch_threads": torch.get_num_threads()}}
-    report["query_stages"] = bench_query_stages(embedder, writer, log)
+    report["query_stages"] = bench_query_stages(embedder, writer, log, judged)
     report["rerank"] = bench_rerank(reranker_base, log)
     report["sizes"] = {str(n): bench_size(n, embedder, queries, compare, log) for n in sizes}
     report["peak_rss_mb"] = round(peak_rss_mb(), 1)

@@ -65,12 +65,19 @@ def bench_command(sizes: str, queries: int, no_compare: bool, worker_chunks: int
     """Per-stage latency, build time, memory, and BM25 against rank_bm25; the last line is JSON."""
     from evaluation import benchmark
     from search.embedding import Embedder, resolve_model
+    from writers.judge import AnswerabilityJudge
     from writers.offline import ExtractiveWriter
 
     config = current_app.config
     embedder = Embedder.load(config["EMBEDDING_MODEL"])
-    report = benchmark.run([int(s) for s in sizes.split(",")], embedder, ExtractiveWriter(embedder),
-                           resolve_model(config["EMBEDDING_MODEL"]), queries, not no_compare)
+    judge = AnswerabilityJudge.load(Path(config["JUDGE_DIR"])) if config["JUDGE_DIR"] else None
+    report = benchmark.run([int(s) for s in sizes.split(",") if s], embedder, ExtractiveWriter(embedder),
+                           resolve_model(config["EMBEDDING_MODEL"]), queries, not no_compare,
+                           judged=ExtractiveWriter(embedder, judge=judge) if judge else None)
+    stages = report["query_stages"]
+    if judge:
+        click.echo(f"offline answer p50: {stages['generate_offline_p50_ms']:.0f} ms without the judge, "
+                   f"{stages['generate_offline_judged_p50_ms']:.0f} ms with it (+{stages['judge_added_p50_ms']:.0f} ms)")
     report["worker"] = benchmark.worker_memory(worker_chunks, config["EMBEDDING_MODEL"], config["CLASSIFIER_DIR"])
     for size, figures in report["sizes"].items():
         click.echo(f"{int(size):>9,} chunks: BM25 {figures['bm25_p50_ms']:.1f} ms"

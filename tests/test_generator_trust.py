@@ -94,3 +94,16 @@ def test_a_decline_keeps_the_judges_probability():
     draft = Draft("Penguins fly to the moon [2].", answerability=0.2)
     answer = generator(draft).answer(request())
     assert answer.declined and answer.answerability == 0.2
+
+
+@pytest.mark.parametrize("claim, declined", [
+    ("He discovered penicillin in 1928 [1].", True),  # its passage is about Fleming, not Everest
+    ("Mount Everest is Earth's highest mountain above sea level [2].", True),  # how tall: no number
+    ("Mount Everest is 8,849 metres high [2].", False),
+])
+def test_a_model_claim_counts_as_answering_only_as_an_offline_sentence_would(claim, declined):
+    hits = make_hits()
+    hits[1] = dataclasses.replace(hits[1], chunk=dataclasses.replace(
+        hits[1].chunk, text="Mount Everest is Earth's highest mountain above sea level. It is 8,849 metres high."))
+    asked = WriteRequest("How tall is Mount Everest?", "factual_lookup", hits)
+    assert generator(claim, KeywordJudge("")).answer(asked).declined is declined

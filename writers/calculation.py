@@ -18,11 +18,11 @@ from hebrew.words import content_words
 
 PATTERNS = [  # (operation, pattern with groups a and b); first match wins
     ("years", r"how many years (?:passed |elapsed |went by |were there |are there |lie |lay )?between (?P<a>.+?) and (?P<b>.+?)\??$"),
-    ("years", r"how (?:long|many years) (?:after|before) (?P<a>.+?) (?:was|were|did|is|does) (?P<b>.+?)\??$"),
+    ("years", r"how (?:long|many years) (?:after|before) (?P<a>.+) (?:was|were|did|is|does) (?P<b>.+?)\??$"),
     ("years", r"כמה שנים (?:עברו |חלפו )?בין (?P<a>.+?) (?:ל|לבין )(?P<b>.+?)\??$"),
     ("difference", r"how many more (?:\w+ )?(?:did|does|do|has|had|have|is|was|are|were) (?P<a>.+?) (?:\w+ )?than (?P<b>.+?)\??$"),
     ("difference", r"how much (?:more|less|larger|bigger|higher|taller|longer|older|heavier|greater|smaller|lower|shorter|younger|deeper|farther|further) (?:is|was|are|were) (?P<a>.+?) than (?P<b>.+?)\??$"),
-    ("difference", r"what is the difference between (?P<a>.+?) and (?P<b>.+?)\??$"),
+    ("difference", r"what is the difference between (?P<a>[^?]*\d[^?]*?) and (?P<b>[^?]*\d[^?]*?)\??$"),  # of figures
     ("ratio", r"how many times (?:\w+ )?(?:is|was|are|were) (?P<a>.+?) than (?P<b>.+?)\??$"),
     ("sum", r"what (?:is|are|was|were) the (?:total|sum|combined \w+) of (?P<a>.+?) and (?P<b>.+?)\??$"),
 ]

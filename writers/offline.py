@@ -27,7 +27,7 @@ from search.embedders import settings
 from writers.calculation import calculate
 from writers.judge import pair_text
 from writers.prompt import decline_text, found_text, passage_label
-from writers.sentences import anchors, candidates, cite
+from writers.sentences import about, anchors, candidates, cite, fits
 
 SENTENCES_PER_TYPE = {"factual_lookup": 2, "explanation": 4, "reasoning": 4, "calculation": 3}
 PRONOUN_START = re.compile(r"(he|she|it|its|his|her|they|their|this|these|those)\b", re.I)
@@ -152,7 +152,7 @@ class ExtractiveWriter:
         sentences, similarity, score = self.scores(question, query_type, hits)
         if not sentences:
             return Choice()
-        calculated = query_type == "calculation" and calculate(
+        calculated = calculate(
             question, sentences, {n: h.chunk.heading for n, h in enumerate(hits, start=1)})
         if calculated:
             figures, line = calculated
@@ -171,12 +171,16 @@ class ExtractiveWriter:
             return Choice([(sentences[i][0], sentences[i][2]) for i in sorted(chosen, key=lambda i: sentences[i][:2])])
         probability = self.judged(question, hits, sentences, score)
         order = sorted(probability, key=lambda i: -probability[i])
-        best = order[0]
-        if not named or probability[best] < self.judge.threshold:
+        asked = anchors(question)  # a sentence answers only from a passage about what the question names
+        can = [i for i in order if about(asked, hits[sentences[i][0] - 1]) and fits(question, sentences[i][2])]
+        if not named or not can or probability[can[0]] < self.judge.threshold:
+            best = order[0]
             return Choice(found=[(sentences[best][0], sentences[best][2])] if related else [],
-                          answerability=probability[best])
-        context = [i for i in order[1:] if probability[i] >= CONTEXT_SHARE * self.judge.threshold
-                   and score[i] >= score.max() - KEEP_WITHIN][:SENTENCES_PER_TYPE[query_type] - 1]
+                          answerability=probability[can[0]] if can else 0.0)
+        best = can[0]
+        context = [i for i in order if i != best and probability[i] >= CONTEXT_SHARE * self.judge.threshold
+                   and score[i] >= score.max() - KEEP_WITHIN and about(asked, hits[sentences[i][0] - 1])
+                   ][:SENTENCES_PER_TYPE[query_type] - 1]
         chosen = self.with_companions([best, *context], sentences, similarity, score, hits)
         rest = sorted(chosen - {best} - self.leads(best, sentences, chosen), key=lambda i: sentences[i][:2])
         ordered = [*sorted(self.leads(best, sentences, chosen)), best, *rest]

@@ -3,9 +3,12 @@ each a candidate once; the names and numbers a question asks about; a sentence c
 
 Uploaded books keep headings and the line breaks of the page: a heading is not part of the sentence after it,
 and a wrapped line is.
+Which sentences can answer at all: one whose passage is about what the question names (about), and, for a
+question that asks for a number or a date, one that holds one (fits).
 Does not: score sentences (offline.py and judge.py do).
 """
 import re
+import unicodedata
 
 import regex
 
@@ -46,6 +49,34 @@ def anchors(question: str) -> set[str]:
     words = regex.findall(r"[\p{L}\p{N}][\p{L}\p{N}\p{M}]*", question)
     named = {w for w in words[1:] if w[0].isupper()} | {w for w in words if any(c.isdigit() for c in w)}
     return {w.casefold() for w in named} - STOP_WORDS
+
+
+ASKS_A_NUMBER = regex.compile(r"^\s*(?:how (?:many|much|tall|high|long|deep|far|fast|old|big|large|heavy|wide|often)|"
+                              r"(?:in )?what year|when)\b", regex.I)
+NUMBER_WORDS = regex.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\w+teen|twenty|"
+                             r"thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|billion|dozen|"
+                             r"half|twice|once|january|february|march|april|may|june|july|august|september|october|"
+                             r"november|december|century|centuries|decade)\b", regex.I)
+
+
+def fits(question: str, sentence: str) -> bool:
+    """Whether the sentence can be an answer of the kind the question asks for: an English question that asks how
+    many, how tall, when ... is answered by a sentence with a number or a date in it."""
+    return not ASKS_A_NUMBER.search(question) or bool(NUMBER_WORDS.search(sentence))
+
+
+def about(named: set[str], hit: Hit) -> bool:
+    """Whether the passage (under its heading) mentions more than half of the names and numbers of the question
+    (anchors, accents aside): a sentence about another waterfall, bridge or composer does not answer for this one."""
+    if not named:
+        return True
+    said = {plain(w) for w in tokenize(f"{hit.chunk.heading} {hit.chunk.passage_text}")}
+    return 2 * len({plain(w) for w in named} & said) > len(named)
+
+
+def plain(word: str) -> str:
+    """word without accents ("família" -> "familia")."""
+    return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
 
 
 def cite(sentence: str, n: int) -> str:

@@ -34,3 +34,22 @@ def test_ingest_benchmark_parses_and_ingests_a_real_pdf():
     assert parse["pages"] == 3 and parse["pages_per_minute"] > 0
     full = bench_ingest(FakeEmbedder(), pages=3)
     assert full["pages"] == 3 and full["chunks"] >= 3 and full["pages_per_minute"] > 0  # ~700 tokens a page
+
+
+def test_query_stages_time_the_offline_writer_with_and_without_the_judge():
+    from conftest import FakeEmbedder
+    from writers.offline import ExtractiveWriter
+
+    class CountingJudge:
+        threshold, calls = 0.5, []
+
+        def score(self, question, texts):
+            self.calls.append(len(texts))
+            return np.linspace(0.9, 0.1, len(texts))
+
+    judge = CountingJudge()
+    out = benchmark.bench_query_stages(FakeEmbedder(), ExtractiveWriter(FakeEmbedder()), lambda m: None,
+                                       judged=ExtractiveWriter(FakeEmbedder(), judge=judge))
+    assert out["generate_offline_judged_p50_ms"] > 0 and out["generate_offline_p50_ms"] > 0
+    assert out["judge_added_p50_ms"] == round(out["generate_offline_judged_p50_ms"] - out["generate_offline_p50_ms"], 2)
+    assert judge.calls and max(judge.calls) == 16  # the judge reads as many sentences as it does in an answer

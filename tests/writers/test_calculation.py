@@ -21,6 +21,9 @@ HEADINGS = {1: "Ancient Rome", 2: "Berlin Wall", 3: "Thomas Edison", 4: "Alfred 
      ("years", "the founding of Rome", "the fall of the Berlin Wall")),
     ("How many more patents did Edison hold than Nobel?", ("difference", "Edison", "Nobel")),
     ("What is the difference between 10 and 4?", ("difference", "10", "4")),
+    ("How many years after the Erie Canal was finished did the Brooklyn Bridge open?",
+     ("years", "the Erie Canal was finished", "the Brooklyn Bridge open")),
+    ("What is the difference between a virus and a bacterium?", None),  # not a calculation
     ("Who discovered penicillin?", None),
 ])
 def test_the_question_names_the_operation_and_its_operands(question, expected):

@@ -65,19 +65,13 @@ def calibrate_decline(pipeline, folder: Path, limit: int, seed: int = 0) -> dict
     both, and every pair of thresholds on a grid is scored by balanced accuracy (answered with the gold present,
     declined without it). Only questions whose gold passage is retrieved count as answerable.
     """
-    writer, retriever = pipeline.generator.writers["offline"], pipeline.retriever
+    writer = pipeline.generator.writers["offline"]
     qrels = read_qrels(folder)
     queries = sample([q for q in read_queries(folder) if q["answerable"]], qrels, limit, seed)
     best = {True: [], False: []}  # gold retrieved -> [(best cosine, best score)]; False: gold left out
-    for query in tqdm(queries, desc="decline calibration", file=sys.stderr):
-        gold = frozenset(d for d, g in qrels[query["id"]].items() if g > 0)
-        for answerable in (True, False):
-            with retriever.excluding(frozenset() if answerable else gold):
-                hits = retriever.search(query["text"])
-            if answerable and not any(judged_id(h.chunk.doc_id, h.chunk.ref) in gold for h in hits):
-                break  # retrieval missed: neither outcome says anything about the writer
-            _, similarity, score = writer.scores(query["text"], "factual_lookup", hits)
-            best[answerable].append((similarity.max(initial=0.0), score.max(initial=0.0)))
+    for query, answerable, hits in with_and_without_gold(pipeline.retriever, queries, qrels, "decline calibration"):
+        _, similarity, score = writer.scores(query["text"], "factual_lookup", hits)
+        best[answerable].append((similarity.max(initial=0.0), score.max(initial=0.0)))
     pos, neg = np.array(best[True]), np.array(best[False])
 
     def rates(min_similarity: float, min_score: float) -> tuple[float, float]:
@@ -93,3 +87,17 @@ def calibrate_decline(pipeline, folder: Path, limit: int, seed: int = 0) -> dict
             "declined_without_gold": round(declined, 4), "current": list(current),
             "current_balanced_accuracy": round(sum(rates(*current)) / 2, 4),
             "mean_best_score_gold": round(float(pos[:, 1].mean()), 4), "mean_best_score_without": round(float(neg[:, 1].mean()), 4)}
+
+
+def with_and_without_gold(retriever, queries: list[dict], qrels: dict, desc: str):
+    """(query, True, hits) with its gold documents searched, then (query, False, hits) with them left out, for
+    each query whose gold passage is retrieved (when retrieval misses it, neither says anything about the writer)."""
+    for query in tqdm(queries, desc=desc, file=sys.stderr):
+        gold = frozenset(d for d, g in qrels[query["id"]].items() if g > 0)
+        with retriever.excluding(frozenset()):
+            found = retriever.search(query["text"])
+        if not any(judged_id(h.chunk.doc_id, h.chunk.ref) in gold for h in found):
+            continue
+        yield query, True, found
+        with retriever.excluding(gold):
+            yield query, False, retriever.search(query["text"])

@@ -8,35 +8,28 @@ count as answerable. `record` writes one set's outcomes to a file, since each se
 averaged over the sets, so that neither language decides alone.
 """
 import json
-import sys
 from pathlib import Path
 
 import numpy as np
-from tqdm import tqdm
 
-from evaluation.datasets import in_judge_split, judged_id, read_qrels, read_queries, sample
+from evaluation.calibrate import with_and_without_gold
+from evaluation.datasets import in_judge_split, read_qrels, read_queries, sample
 from hebrew.words import tokenize
 from writers.sentences import anchors
 
 
 def record(pipeline, folder: Path, split: str = "calibrate", limit: int | None = None, seed: int = 0) -> list[dict]:
     """For each question of the judge's split: the writer's best judge probability with and without the gold."""
-    writer, retriever = pipeline.generator.writers["offline"], pipeline.retriever
+    writer = pipeline.generator.writers["offline"]
     qrels = read_qrels(folder)
     queries = sample(in_judge_split(read_queries(folder), qrels, folder / "corpus.jsonl", split), qrels, limit, seed)
     outcomes = []
-    for query in tqdm(queries, desc="judge calibration", file=sys.stderr):
-        gold = frozenset(d for d, g in qrels[query["id"]].items() if g > 0)
-        for answerable in (True, False):
-            with retriever.excluding(frozenset() if answerable else gold):
-                hits = retriever.search(query["text"])
-            if answerable and not any(judged_id(h.chunk.doc_id, h.chunk.ref) in gold for h in hits):
-                break  # retrieval missed: neither outcome says anything about the judge
-            query_type, _ = pipeline.classifier.classify(query["text"])
-            choice = writer.choose(query["text"], query_type, hits)
-            mentioned = set().union(*(tokenize(h.chunk.passage_text) for h in hits))
-            outcomes.append({"set": folder.name, "id": query["id"], "gold": answerable,
-                             "p": choice.answerability or 0.0, "named": anchors(query["text"]) <= mentioned})
+    for query, answerable, hits in with_and_without_gold(pipeline.retriever, queries, qrels, "judge calibration"):
+        query_type, _ = pipeline.classifier.classify(query["text"])
+        choice = writer.choose(query["text"], query_type, hits)
+        mentioned = set().union(*(tokenize(h.chunk.passage_text) for h in hits))
+        outcomes.append({"set": folder.name, "id": query["id"], "gold": answerable,
+                         "p": choice.answerability or 0.0, "named": anchors(query["text"]) <= mentioned})
     return outcomes
 
 

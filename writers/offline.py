@@ -27,7 +27,7 @@ from search.embedders import settings
 from writers.calculation import calculate
 from writers.judge import pair_text
 from writers.prompt import decline_text, found_text, passage_label
-from writers.sentences import about, anchors, candidates, cite, fits
+from writers.sentences import about, anchors, candidates, cite, fits, plain
 
 SENTENCES_PER_TYPE = {"factual_lookup": 2, "explanation": 4, "reasoning": 4, "calculation": 3}
 PRONOUN_START = re.compile(r"(he|she|it|its|his|her|they|their|this|these|those)\b", re.I)
@@ -160,8 +160,8 @@ class ExtractiveWriter:
             if line:
                 return Choice(sources, answerability=1.0, computation=line)
             return Choice(found=sources, missing=tuple(f.words for f in figures if f.value is None))
-        mentioned = set().union(*(tokenize(h.chunk.passage_text) for h in hits))
-        named = anchors(question) <= mentioned  # else it names something (Evidenz, 2030) no passage mentions
+        mentioned = {plain(w) for h in hits for w in tokenize(h.chunk.passage_text)}
+        named = {plain(w) for w in anchors(question)} <= mentioned  # else it names something no passage does (2030)
         related = similarity.max() >= self.min_similarity and score.max() >= self.min_score
         if self.judge is None:
             if not (named and related):

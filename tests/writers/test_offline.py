@@ -5,7 +5,7 @@ import pytest
 
 from conftest import FakeEmbedder, make_retriever
 from generator import Generator
-from models import WriteRequest
+from models import Chunk, Hit, WriteRequest
 from writers.offline import SENTENCES_PER_TYPE, ExtractiveWriter
 from writers.prompt import CANNOT_ANSWER
 from writers.sentences import cite
@@ -126,3 +126,11 @@ def test_the_offline_decline_is_in_the_answer_language():
     hits = make_retriever().search("Who is the CEO of Evidenz?", top_k=2)
     draft = ExtractiveWriter(FakeEmbedder()).write(WriteRequest("Who is the CEO of Evidenz?", "factual_lookup", hits, "he"))
     assert draft.text == "המקורות שסופקו אינם עונים על שאלה זו."
+
+
+def test_a_name_asked_without_its_accents_is_still_found_in_the_passages():
+    text = "The Sagrada Família is a church in Barcelona. Pope Benedict XVI proclaimed it a basilica in 2010."
+    hits = [Hit(Chunk("s#0", "s", "Sagrada Família", text, 0, len(text)), 1.0, 0.5, 0.8)]
+    draft = ExtractiveWriter(FakeEmbedder()).write(WriteRequest("Which pope made the Sagrada Familia a basilica?",
+                                                                "factual_lookup", hits))
+    assert not draft.declined and "Benedict" in draft.text

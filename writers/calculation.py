@@ -30,6 +30,7 @@ NUMBER = regex.compile(r"(?<![\p{L}\d.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)"
                        r"(?:\s*(?P<scale>thousand|million|billion|trillion)\b)?"
                        r"(?:\s*(?P<bc>B\.C\.E\.|BCE|B\.C\.|BC|לפנה[\"״]ס|לפני הספירה))?(?![\p{L}\d])", regex.I)
 SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+NEAR = 60  # characters: a figure stated for an event stands this close to the event's words ("fell ... in 1453")
 YEAR = (100, 2100)  # a year in the common era is taken from 100 on (a day of the month is smaller); BC from 1
 IRREGULAR = {"fall": "fell", "begin": "began", "win": "won", "build": "built", "write": "wrote", "sink": "sank",
              "rise": "rose", "lose": "lost", "fight": "fought", "becom": "became", "find": "found", "die": "died",
@@ -55,6 +56,12 @@ def plan(question: str) -> tuple[str, str, str] | None:
     return None
 
 
+def counted(question: str) -> str:
+    """What a "how many more ..." question counts ("patents"), else ""."""
+    match = re.match(r"how many more (\w+) (?:did|does|do|has|had|have|is|was|are|were)\b", question.strip(), re.I)
+    return match[1] if match else ""
+
+
 def numbers(text: str) -> list[tuple[float, int]]:
     """(value, position) of each number in text: "14 million" is 14,000,000, and a year BC or BCE is negative."""
     found = []
@@ -70,13 +77,14 @@ def stems(text: str) -> set[str]:
 
 
 def figure(words: str, operation: str, sentences: list[tuple[int, int, str]], headings: dict[int, str],
-           other: str = "") -> Figure:
+           other: str = "", unit: str = "") -> Figure:
     """The operand's figure: from its own words, else from the sentence of the passages that best states it.
 
     The operand's words that its passage's heading holds name the subject ("Berlin Wall"), the others the event
     ("fall"): a sentence scores 3 for each event word it holds and 1 for each subject word it or its heading holds,
     and must hold an event word (or, with none, a subject word) and half of all the words with its heading. The
-    other operand's words (other) keep a sentence that names both from giving its one number to both (owned).
+    other operand's words (other) keep a sentence that names both from giving its one number to both (owned). A
+    "how many more patents" figure is the number next to "patents" in a sentence that has the word (unit).
     """
     own = numbers(words)
     if own:
@@ -94,10 +102,11 @@ def figure(words: str, operation: str, sentences: list[tuple[int, int, str]], he
         score = 3 * len(event) + len(subject | (said & subject))
         enough = ((event or (said and not (wanted - subject))) and len(said | subject) * 2 >= len(wanted)
                   and names <= said | subject)
-        if values and enough:
+        counts = not unit or bool(stems(unit) & stems(sentence))  # "1,093 patents", not "in 1901"
+        if values and enough and counts:
             found.append((score, n, sentence, values, said, event))
     for _, n, sentence, values, said, event in sorted(found, key=lambda f: -f[0]):
-        value = owned(sentence, values, event or said, said - stems(other), theirs)
+        value = owned(sentence, values, stems(unit) or event or said, said - stems(other), theirs)
         if value is not None:
             return Figure(words, value, (n, sentence))
     return Figure(words, None)
@@ -113,6 +122,8 @@ def owned(sentence: str, values: list[tuple[float, int]], anchors: set[str], own
     places = where(anchors) or [0]
     after = [v for v in values if v[1] > min(places)]
     value, at = min(after or values, key=lambda v: min(abs(v[1] - p) for p in places))
+    if min(abs(at - p) for p in places) > NEAR:
+        return None  # the sentence names the event but states no figure for it ("from 98 to 1590, ... the fall")
     mine, other = where(own) or places, where(theirs)
     if other and min(abs(at - p) for p in other) < min(abs(at - p) for p in mine):
         return None
@@ -153,7 +164,9 @@ def calculate(question: str, sentences: list[tuple[int, int, str]],
     if asked is None:
         return None
     operation, a, b = asked
-    figures = [figure(a, operation, sentences, headings or {}, b), figure(b, operation, sentences, headings or {}, a)]
+    unit = counted(question)
+    figures = [figure(a, operation, sentences, headings or {}, b, unit),
+               figure(b, operation, sentences, headings or {}, a, unit)]
     if any(f.value is None for f in figures):
         return figures, ""
     return figures, arithmetic(operation, figures[0].value, figures[1].value)

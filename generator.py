@@ -12,7 +12,7 @@ from models import Answer, Citation, Draft, Hit, WriteRequest
 from question.halacha import rabbi_line, rules
 from writers.judge import pair_text
 from writers.prompt import (DECLINE, FOUND, SOURCES_SEARCHED, decline_text, found_text, is_decline, missing_text,
-                            passage_label)
+                            passage_label, without_opening)
 from writers.sentences import about, anchors, fits
 from writers.verify import Check, claims_of, keep_valid_markers, marker_numbers, render, split_claims
 from writers.writer import ProviderError, stream_of
@@ -104,7 +104,7 @@ class Generator:
         text = draft.text.strip()
         declined = draft.declined or (is_decline(text) and not draft.statements)
         if declined:  # the decline sentence is fixed; what follows it is checked like any claim
-            text = strip_found(strip_decline(text))
+            text = without_opening(without_opening(text, DECLINE), FOUND)
         claims = claims_of(draft.statements) if draft.statements is not None and not declined else split_claims(text)
         invalid = list(dict.fromkeys(n for c in claims for n in c.cited if not 1 <= n <= len(hits)))
         if invalid:
@@ -163,16 +163,6 @@ class Generator:
         return Answer(" ".join(p for p in parts if p), citations if found else [], invalid, declined=True,
                       removed_claims=removed, model=draft.model,
                       answerability=draft.answerability if answerability is None else answerability)
-
-
-def strip_decline(text: str) -> str:
-    """text without the fixed decline sentence it opens with (in any language)."""
-    return next((text[len(d):].strip() for d in DECLINE.values() if text.startswith(d)), text)
-
-
-def strip_found(text: str) -> str:
-    """text without the lead-in of what the sources do say (in any language)."""
-    return next((text[len(f):].strip() for f in FOUND.values() if text.startswith(f)), text)
 
 
 def citations_of(checks: list[Check], hits: list[Hit]) -> list[Citation]:

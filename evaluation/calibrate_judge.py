@@ -14,8 +14,7 @@ import numpy as np
 
 from evaluation.calibrate import with_and_without_gold
 from evaluation.datasets import in_judge_split, read_qrels, read_queries, sample
-from hebrew.words import tokenize
-from writers.sentences import anchors
+from writers.sentences import all_named
 
 
 def record(pipeline, folder: Path, split: str = "calibrate", limit: int | None = None, seed: int = 0) -> list[dict]:
@@ -27,9 +26,8 @@ def record(pipeline, folder: Path, split: str = "calibrate", limit: int | None =
     for query, answerable, hits in with_and_without_gold(pipeline.retriever, queries, qrels, "judge calibration"):
         query_type, _ = pipeline.classifier.classify(query["text"])
         choice = writer.choose(query["text"], query_type, hits)
-        mentioned = set().union(*(tokenize(h.chunk.passage_text) for h in hits))
         outcomes.append({"set": folder.name, "id": query["id"], "gold": answerable,
-                         "p": choice.answerability or 0.0, "named": anchors(query["text"]) <= mentioned})
+                         "p": choice.answerability or 0.0, "named": all_named(query["text"], hits)})
     return outcomes
 
 

@@ -21,13 +21,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from hebrew.refs import hebrew_label
-from hebrew.words import content_words, tokenize
+from hebrew.words import content_words
 from models import Draft, Hit, WriteRequest
 from search.embedders import settings
 from writers.calculation import calculate
 from writers.judge import pair_text
 from writers.prompt import decline_text, found_text, passage_label
-from writers.sentences import about, anchors, candidates, cite, fits, plain
+from writers.sentences import about, all_named, anchors, candidates, cite, fits
 
 SENTENCES_PER_TYPE = {"factual_lookup": 2, "explanation": 4, "reasoning": 4, "calculation": 3}
 PRONOUN_START = re.compile(r"(he|she|it|its|his|her|they|their|this|these|those)\b", re.I)
@@ -160,8 +160,7 @@ class ExtractiveWriter:
             if line:
                 return Choice(sources, answerability=1.0, computation=line)
             return Choice(found=sources, missing=tuple(f.words for f in figures if f.value is None))
-        mentioned = {plain(w) for h in hits for w in tokenize(h.chunk.passage_text)}
-        named = {plain(w) for w in anchors(question)} <= mentioned  # else it names something no passage does (2030)
+        named = all_named(question, hits)
         related = similarity.max() >= self.min_similarity and score.max() >= self.min_score
         if self.judge is None:
             if not (named and related):
@@ -172,14 +171,15 @@ class ExtractiveWriter:
         probability = self.judged(question, hits, sentences, score)
         order = sorted(probability, key=lambda i: -probability[i])
         asked = anchors(question)  # a sentence answers only from a passage about what the question names
-        can = [i for i in order if about(asked, hits[sentences[i][0] - 1]) and fits(question, sentences[i][2])]
+        on_topic = {n for n, hit in enumerate(hits, start=1) if about(asked, hit)}
+        can = [i for i in order if sentences[i][0] in on_topic and fits(question, sentences[i][2])]
         if not named or not can or probability[can[0]] < self.judge.threshold:
             best = order[0]
             return Choice(found=[(sentences[best][0], sentences[best][2])] if related else [],
                           answerability=probability[can[0]] if can else 0.0)
         best = can[0]
         context = [i for i in order if i != best and probability[i] >= CONTEXT_SHARE * self.judge.threshold
-                   and score[i] >= score.max() - KEEP_WITHIN and about(asked, hits[sentences[i][0] - 1])
+                   and score[i] >= score.max() - KEEP_WITHIN and sentences[i][0] in on_topic
                    ][:SENTENCES_PER_TYPE[query_type] - 1]
         chosen = self.with_companions([best, *context], sentences, similarity, score, hits)
         rest = sorted(chosen - {best} - self.leads(best, sentences, chosen), key=lambda i: sentences[i][:2])

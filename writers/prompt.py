@@ -73,6 +73,11 @@ def missing_text(language: str, figures: tuple[str, ...]) -> str:
     return MISSING.get(language, MISSING["en"]).format("; ".join(f"“{f}”" for f in figures))
 
 
+def without_opening(text: str, openings: dict[str, str]) -> str:
+    """text without the fixed sentence (one of openings, in any language) it opens with."""
+    return next((text[len(o):].strip() for o in openings.values() if text.startswith(o)), text)
+
+
 def is_decline(text: str) -> bool:
     """Whether text is (or opens with) the fixed decline sentence of any language."""
     return any(text.startswith(d) for d in DECLINE.values())

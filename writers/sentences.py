@@ -51,6 +51,13 @@ def anchors(question: str) -> set[str]:
     return {w.casefold() for w in named} - STOP_WORDS
 
 
+def all_named(question: str, hits: list[Hit]) -> bool:
+    """Whether the passages mention every name and number the question does (accents aside); when one is in no
+    passage (Evidenz, 2030), the passages cannot answer."""
+    mentioned = {plain(w) for hit in hits for w in tokenize(hit.chunk.passage_text)}
+    return {plain(w) for w in anchors(question)} <= mentioned
+
+
 ASKS_A_NUMBER = regex.compile(r"^\s*(?:how (?:many|much|tall|high|long|deep|far|fast|old|big|large|heavy|wide|often)|"
                               r"(?:in )?what year|when)\b", regex.I)
 NUMBER_WORDS = regex.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\w+teen|twenty|"

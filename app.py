@@ -28,6 +28,7 @@ from storage.history import History
 from storage.store import Store
 from web.documents import bp as documents_bp
 from web.errors import register_error_handlers
+from web.guard import register_guard
 from web.history import bp as history_bp
 from web.query import bp as query_bp
 
@@ -70,6 +71,8 @@ DEFAULTS = {
     "MAX_UPLOAD_BYTES": 50 * 1024 * 1024,  # /api/documents only
     "SUPPORT_THRESHOLD": None,  # a citation counts as supported from this cosine up; None: the embedder's (search/embedders.py)
     "HISTORY_DB": "data/history.sqlite3",  # every answer, conversations, feedback and reviews
+    "ALLOWED_HOSTS": "",  # names the server answers to besides localhost and its bind address, comma-separated (web/guard.py)
+    "BIND_HOST": "",  # the address `serve` binds (set by it)
 }
 
 
@@ -160,6 +163,7 @@ def create_app(config=None, pipeline=None, library=None) -> Flask:
         loader.load()
         if loader.error:
             raise SystemExit(f"Evidenz cannot start: {loader.error}")
+    register_guard(app)  # first: a refused request starts nothing
     app.before_request(loader.start)
     app.before_request(loader.start_ingestor)
     # gunicorn loads the app once and forks workers, which do not inherit threads: each worker starts its

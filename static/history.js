@@ -138,7 +138,7 @@ export function feedbackRow(id) {
       let response;
       try {
         response = await fetch(`/api/history/${encodeURIComponent(id)}/feedback`, {
-          method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+          method: "POST", headers: { "Content-Type": "application/json", "X-Evidenz-Client": "page" }, body: JSON.stringify(body),
         });
       } catch (err) {
         confirmation.textContent = "The server cannot be reached; try again.";

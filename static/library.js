@@ -71,14 +71,14 @@ function button(label, className, onClick) {
 
 async function remove(doc) {
   if (!window.confirm(`Remove “${doc.title}” and its ${doc.chunk_count} passages from the library?`)) return;
-  const response = await fetch(`/api/documents/${encodeURIComponent(doc.id)}`, { method: "DELETE" });
+  const response = await fetch(`/api/documents/${encodeURIComponent(doc.id)}`, { method: "DELETE", headers: { "X-Evidenz-Client": "page" } });
   const data = await readJson(response);
   say(response.ok ? `Removed “${doc.title}” (${data.chunks_removed} passages).` : data.error, !response.ok);
   refreshDocuments();
 }
 
 async function reindex(doc) {
-  const response = await fetch(`/api/documents/${encodeURIComponent(doc.id)}/reindex`, { method: "POST" });
+  const response = await fetch(`/api/documents/${encodeURIComponent(doc.id)}/reindex`, { method: "POST", headers: { "X-Evidenz-Client": "page" } });
   const data = await readJson(response);
   if (!response.ok) { say(data.error, true); return; }
   followJob(data, `Re-indexing “${doc.title}”`);
@@ -89,6 +89,7 @@ function upload(formData) {
   return new Promise((resolve) => {
     const request = new XMLHttpRequest();
     request.open("POST", "/api/documents");
+    request.setRequestHeader("X-Evidenz-Client", "page");
     request.upload.onprogress = (event) => {
       if (event.lengthComputable) progressBar.value = Math.round((50 * event.loaded) / event.total);
     };

@@ -55,7 +55,7 @@ async function errorOf(response) {
 // Ask body.question; onEvent gets meta, sources, delta, answer, done and error events in order. A server without
 // the stream endpoint answers as one "answer" event. Rejects with an AbortError when signal aborts.
 export async function ask(body, onEvent, signal) {
-  const request = { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), signal };
+  const request = { method: "POST", headers: { "Content-Type": "application/json", "X-Evidenz-Client": "page" }, body: JSON.stringify(body), signal };
   let response = await fetch("/api/query/stream", request);
   if (response.status === 404) {
     response = await fetch("/api/query", request);

@@ -6,12 +6,12 @@ pipeline answers, and the answer is logged and shaped here (shaping.py).
 import time
 from contextlib import closing
 
-from flask import Blueprint, Response, current_app, request, stream_with_context
+from flask import Blueprint, Response, current_app, stream_with_context
 
 from web.errors import ApiError
 from web.services import kept_history, loader, services
 from web.shaping import evidence_json, logged, question_json, sse
-from web.validation import validate_query
+from web.validation import request_json, validate_query
 
 bp = Blueprint("api", __name__)
 
@@ -38,7 +38,7 @@ def health():
 
 def query_arguments(pipeline) -> dict:
     """The checked arguments of a /api/query or /api/query/stream request, with the conversation's last turns."""
-    body = request.get_json(silent=True)
+    body = request_json()
     if body is None:
         raise ApiError('The body is not JSON. Send Content-Type: application/json and {"question": "..."}.')
     args = validate_query(body, sorted(pipeline.generator.writers))

@@ -76,9 +76,38 @@ def validate_filters(filters) -> dict | None:
     return {k: v for k, v in filters.items() if v is not None} or None
 
 
+def unpaired_surrogate(value) -> bool:
+    """Whether a parsed JSON value holds a string with a lone surrogate ("\\ud800"), which no text can store."""
+    pending = [value]
+    while pending:  # a loop, not recursion: the value may be nested as deep as the parser allows
+        item = pending.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return True
+        elif isinstance(item, dict):
+            pending += [*item.keys(), *item.values()]
+        elif isinstance(item, list):
+            pending += item
+    return False
+
+
+def request_json():
+    """The request's parsed JSON body, or None when it is not JSON; a 400 for what parses but cannot be kept."""
+    try:
+        body = request.get_json(silent=True)
+    except RecursionError:
+        raise ApiError("The JSON body is nested too deeply; send a flat object such as {\"question\": \"...\"}.") from None
+    if unpaired_surrogate(body):
+        raise ApiError("The JSON body holds an unpaired surrogate escape (such as \\ud800), which is not text; "
+                       "send valid UTF-8.")
+    return body
+
+
 def json_body(allowed: tuple[str, ...], example: str) -> dict:
     """The request's JSON object, with no fields outside allowed."""
-    body = request.get_json(silent=True)
+    body = request_json()
     if not isinstance(body, dict):
         raise ApiError(f"Send a JSON object (Content-Type: application/json) such as {example}.")
     unknown = sorted(set(body) - set(allowed))

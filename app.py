@@ -64,11 +64,17 @@ DEFAULTS = {
     "OPENAI_BASE_URL": "",  # any OpenAI-compatible server, e.g. http://localhost:11434/v1 for Ollama
     "OPENAI_MODEL": "",
     "OPENAI_API_KEY": os.environ.get("OPENAI_API_KEY", ""),
+    # The model names a request may choose, besides each provider's default; any other name is a 400.
+    "GEMINI_MODELS": "gemini-2.5-flash,gemini-2.5-pro,gemini-2.5-flash-lite",
+    "CLAUDE_MODELS": "claude-sonnet-4-5,claude-opus-4-1,claude-haiku-4-5",
+    "OPENAI_MODELS": "",
     "LLM_TIMEOUT": 30.0,
     "LLM_RETRIES": 2,
     "LOAD_ON_START": False,
     "MAX_CONTENT_LENGTH": MAX_BODY_BYTES,
     "MAX_UPLOAD_BYTES": 50 * 1024 * 1024,  # /api/documents only
+    "MAX_LIBRARY_BYTES": 2 * 1024**3,  # the library's uploaded files together; an upload past it gets 413
+    "MAX_QUEUED_JOBS": 20,  # ingest and re-index jobs waiting at once; one more gets 429
     "SUPPORT_THRESHOLD": None,  # a citation counts as supported from this cosine up; None: the embedder's (search/embedders.py)
     "HISTORY_DB": "data/history.sqlite3",  # every answer, conversations, feedback and reviews
     "ALLOWED_HOSTS": "",  # names the server answers to besides localhost and its bind address, comma-separated (web/guard.py)

@@ -11,7 +11,7 @@ from flask import Blueprint, Response, current_app, stream_with_context
 from web.errors import ApiError
 from web.services import kept_history, loader, services
 from web.shaping import evidence_json, logged, question_json, sse
-from web.validation import request_json, validate_query
+from web.validation import check_model, request_json, validate_query
 
 bp = Blueprint("api", __name__)
 
@@ -42,6 +42,7 @@ def query_arguments(pipeline) -> dict:
     if body is None:
         raise ApiError('The body is not JSON. Send Content-Type: application/json and {"question": "..."}.')
     args = validate_query(body, sorted(pipeline.generator.writers))
+    check_model(pipeline.generator, args["provider"], args["model"])
     history = kept_history()
     turns = history.turns(args["session_id"]) if history is not None and args["session_id"] else []
     return {**args, "turns": turns}

@@ -57,6 +57,18 @@ def validate_query(body, providers: list[str]) -> dict:
             "language": language, "session_id": session_id, "filters": validate_filters(body.get("filters"))}
 
 
+def check_model(generator, provider: str | None, model: str | None) -> None:
+    """A 400 for a model name the chosen writer does not offer (its allowlist), before any provider is called.
+
+    The offline writer has no models and ignores the name.
+    """
+    name = provider or generator.default
+    offered = getattr(generator.writers.get(name), "models", None)
+    if model is not None and offered is not None and model not in offered:
+        raise ApiError(f'"model" {model[:100]!r} is not offered by {name} on this server; choose one of '
+                       f'{", ".join(offered)}, or leave it out for the default ({name.upper()}_MODELS lists them).')
+
+
 def validate_filters(filters) -> dict | None:
     """Check the optional "filters" object of a query."""
     if filters is None:

@@ -22,10 +22,10 @@ class ClaudeWriter(HostedWriter):
 
     def __init__(self, api_key: str, model: str, base_url: str | None = None, timeout: float = 30.0,
                  retries: int = 2, *, max_tokens: int = MAX_TOKENS, backoff: float = 0.5,
-                 failures_to_open: int = 5, cooldown: float = 30.0):
+                 failures_to_open: int = 5, cooldown: float = 30.0, models: tuple[str, ...] = ()):
         import anthropic
 
-        super().__init__(model, retries, max_tokens, backoff, failures_to_open, cooldown)
+        super().__init__(model, retries, max_tokens, backoff, failures_to_open, cooldown, models)
         self.anthropic = anthropic
         # max_retries=0: retries happen in the Guard only
         self.client = anthropic.Anthropic(api_key=api_key, base_url=base_url or None, timeout=timeout, max_retries=0)

@@ -50,12 +50,12 @@ class GeminiWriter(HostedWriter):
 
     def __init__(self, api_key: str, model: str, base_url: str | None = None, timeout: float = 30.0,
                  retries: int = 2, *, max_tokens: int = MAX_TOKENS, backoff: float = 0.5,
-                 failures_to_open: int = 5, cooldown: float = 30.0):
+                 failures_to_open: int = 5, cooldown: float = 30.0, models: tuple[str, ...] = ()):
         import httpx2
         from google import genai
         from google.genai import errors, types
 
-        super().__init__(model, retries, max_tokens, backoff, failures_to_open, cooldown)
+        super().__init__(model, retries, max_tokens, backoff, failures_to_open, cooldown, models)
         self.httpx, self.errors, self.types = httpx2, errors, types
         options = types.HttpOptions(
             base_url=base_url or None,

@@ -43,8 +43,9 @@ class HostedWriter:
     name = label = ""
 
     def __init__(self, model: str, retries: int, max_tokens: int, backoff: float, failures_to_open: int,
-                 cooldown: float):
+                 cooldown: float, models: tuple[str, ...] = ()):
         self.model = model
+        self.models = tuple(dict.fromkeys((model, *models)))  # the names a request may choose; the default first
         self.max_tokens = max_tokens
         self.guard = Guard(self.label, self.failure, RetryPolicy(retries, backoff),
                            CircuitBreaker(failures_to_open, cooldown))
@@ -63,7 +64,8 @@ class HostedWriter:
 
     def status(self) -> dict:
         """Name, model, circuit state and how the last call went, for /api/health."""
-        return {"name": self.name, "model": self.model, "configured": True, **self.guard.status()}
+        return {"name": self.name, "model": self.model, "models": list(self.models), "configured": True,
+                **self.guard.status()}
 
     def bad_reply(self, what: str) -> ProviderError:
         """The error for a reply that is not what was asked for."""

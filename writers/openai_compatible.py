@@ -19,10 +19,10 @@ class OpenAIWriter(HostedWriter):
 
     def __init__(self, base_url: str, model: str, api_key: str = "", timeout: float = 30.0, retries: int = 2,
                  *, max_tokens: int = MAX_TOKENS, backoff: float = 0.5, failures_to_open: int = 5,
-                 cooldown: float = 30.0):
+                 cooldown: float = 30.0, models: tuple[str, ...] = ()):
         import httpx2
 
-        super().__init__(model, retries, max_tokens, backoff, failures_to_open, cooldown)
+        super().__init__(model, retries, max_tokens, backoff, failures_to_open, cooldown, models)
         self.httpx = httpx2
         self.url = base_url.rstrip("/") + "/chat/completions"  # base_url ends in /v1, e.g. http://localhost:11434/v1
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}

@@ -3,7 +3,8 @@
 Every hosted writer (hosted.py) runs its HTTP calls through a Guard. A call that fails with a transient
 failure (timeout, connection error, HTTP 408/429/500/502/503/504, Anthropic's 529) is tried again after
 an exponential backoff with full jitter, or after the server's Retry-After when it sent one (capped).
-Repeated failed calls open the writer's CircuitBreaker: for a cooldown every call fails at once, then a
+Repeated failures of the provider (not a request's own refusals: a 400, an unknown model's 404) open
+the writer's CircuitBreaker: for a cooldown every call fails at once, then a
 single trial call decides whether it closes again. The SDKs' own retries are turned off, so a request is
 retried here and nowhere else.
 It does not know any SDK: each writer says which of its exceptions are transient (`classify`).
@@ -22,6 +23,8 @@ from writers.writer import ProviderError
 log = logging.getLogger(__name__)
 
 TRANSIENT_STATUS = frozenset({408, 429, 500, 502, 503, 504, 529})  # 529: Anthropic "overloaded"
+# Refusals of one request (a bad argument, an unknown model): they never open the circuit for everyone.
+REQUEST_FAULT_STATUS = frozenset({400, 404, 409, 413, 422})
 
 
 @dataclass(frozen=True)
@@ -31,6 +34,7 @@ class Failure:
     reason: str  # short, e.g. "HTTP 503" or "timed out"
     transient: bool  # trying again may help
     retry_after: float | None = None  # seconds the server asked us to wait
+    provider_fault: bool = True  # False: the request was at fault (a 400 or 404), which says nothing of the provider
 
 
 @dataclass(frozen=True)
@@ -45,7 +49,8 @@ class RetryPolicy:
 
 def status_failure(status: int, headers=None) -> Failure:
     """The Failure for an HTTP error status, with the server's Retry-After when it sent one."""
-    return Failure(f"HTTP {status}", status in TRANSIENT_STATUS, retry_after(headers) if headers else None)
+    return Failure(f"HTTP {status}", status in TRANSIENT_STATUS, retry_after(headers) if headers else None,
+                   status not in REQUEST_FAULT_STATUS)
 
 
 def retry_after(headers) -> float | None:
@@ -94,6 +99,11 @@ class CircuitBreaker:
                 self.trial = True
                 return None
             return max(0.0, self.opened_at + self.cooldown - self.clock())
+
+    def release(self) -> None:
+        """An admitted call ended without saying anything of the provider: a trial may be made again."""
+        with self._lock:
+            self.trial = False
 
     def record(self, ok: bool) -> None:
         """The outcome of an admitted call: success closes the breaker, a failure counts towards opening it."""
@@ -156,12 +166,12 @@ class Guard:
             except Exception as exc:
                 failure = self.classify(exc)
                 if failure is None:  # not a provider failure: a bug, which must reach the log as one
-                    self._finish(started, f"{self.label}: {type(exc).__name__}")
+                    self._finish(started, f"{self.label}: {type(exc).__name__}", counts=False)
                     raise
                 if produced or not failure.transient or attempt >= self.policy.retries:
                     tries = f" after {attempt + 1} attempts" if attempt else ""
                     message = f"{self.label}: {failure.reason}{tries}"
-                    self._finish(started, message)
+                    self._finish(started, message, counts=failure.provider_fault)
                     raise ProviderError(message) from exc
                 delay = self.delay(attempt, failure.retry_after)
                 log.info("%s: %s; retry %d of %d in %.2fs", self.label, failure.reason, attempt + 1,
@@ -175,9 +185,12 @@ class Guard:
             return min(retry_after, self.policy.retry_after_cap)
         return self.rng() * min(self.policy.max_delay, self.policy.base_delay * 2 ** attempt)
 
-    def _finish(self, started: float, error: str | None) -> None:
-        """Record a call's outcome for the breaker and for status()."""
-        self.breaker.record(error is None)
+    def _finish(self, started: float, error: str | None, counts: bool = True) -> None:
+        """Record a call's outcome for status(), and for the breaker unless the failure was not the provider's."""
+        if error is None or counts:
+            self.breaker.record(error is None)
+        else:
+            self.breaker.release()
         self.last_call = {"ok": error is None, "at": time.time(), "error": error,
                           "ms": round((self.clock() - started) * 1000, 1)}
 

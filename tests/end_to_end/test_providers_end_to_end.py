@@ -133,3 +133,18 @@ def test_a_busy_provider_degrades_with_the_passages_and_health_says_so(llm_app, 
     answer_with(standins["openai"], 200, openai_completion(f"{CLAIM} [1]"))
     assert ask(llm_app, "openai")["generator"] == "openai"
     assert llm_app.test_client().get("/api/health").json["providers"]["openai"]["last_call"]["ok"] is True
+
+
+@pytest.mark.parametrize("provider", ["claude", "gemini", "openai"])
+def test_a_model_name_off_the_allowlist_is_a_400_before_any_provider_call(llm_app, standins, provider):
+    client = llm_app.test_client()
+    before = len(standins[provider].requests)
+    for model in ("no-such-model", "models/../../v1beta/files", "gemini-2.5-flash/extra"):
+        response = client.post("/api/query", json={"question": QUESTION, "provider": provider, "model": model})
+        assert response.status_code == 400 and "is not offered by" in response.json["error"]
+    assert len(standins[provider].requests) == before
+    health = client.get("/api/health").json["providers"][provider]
+    assert health["circuit"] == "closed" and health["models"][0] == health["model"]
+    listed = {"claude": "claude-haiku-4-5", "gemini": "gemini-2.5-pro", "openai": "local-standin"}[provider]
+    assert listed in health["models"]
+    assert client.post("/api/query", json={"question": QUESTION, "provider": provider, "model": listed}).status_code == 200

@@ -92,8 +92,8 @@ def test_breaker_tries_again_after_its_cooldown(standin, request_, provider):
 @pytest.mark.parametrize("provider", PROVIDERS)
 def test_status_after_success_and_failure(standin, request_, provider):
     writer = make_writer(provider, standin.url, retries=1)
-    assert writer.status() == {"name": provider, "model": writer.model, "configured": True, "circuit": "closed",
-                               "last_call": None}
+    assert writer.status() == {"name": provider, "model": writer.model, "models": [writer.model], "configured": True,
+                               "circuit": "closed", "last_call": None}
     standin.reply(200, answer_body(provider)).reply(503, error_body(503))
     writer.write(request_)
     last = writer.status()["last_call"]
@@ -110,3 +110,19 @@ def test_stream_that_fails_before_its_first_delta_is_retried(standin, request_, 
     standin.reply(503, error_body(503)).reply(200, answer_stream(provider, words=2))
     *deltas, draft = make_writer(provider, standin.url, retries=1).stream(request_)
     assert deltas and draft.text.startswith("Word 0") and len(standin.requests) == 2
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_a_request_the_provider_refuses_never_opens_the_breaker_for_everyone(standin, request_, provider):
+    from dataclasses import replace
+
+    standin.reply(404, error_body(404))  # "no-such-model": a 404 from the provider, which says nothing of its health
+    writer = make_writer(provider, standin.url, retries=0, failures_to_open=2, cooldown=60.0)
+    for _ in range(12):
+        with pytest.raises(ProviderError, match="HTTP 404$"):
+            writer.write(replace(request_, model="no-such-model"))
+    assert writer.status()["circuit"] == "closed"
+    standin.replies.clear()
+    standin.reply(200, answer_body(provider))
+    assert writer.write(request_).text == ANSWER  # the next reader is served
+    assert len(standin.requests) == 13

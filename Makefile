@@ -7,8 +7,7 @@ PY := $(VENV)/bin/python
 FLASK := $(VENV)/bin/flask --app app
 HOST ?= 127.0.0.1
 PORT ?= 5000
-WORKERS ?= 2
-THREADS ?= 4
+THREADS ?= 8
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
@@ -21,9 +20,7 @@ SA_ENV := FLASK_LIBRARY_DIR=data/shulchan-arukh FLASK_HISTORY_DB=data/shulchan-a
 SA_SOURCE ?= ../shared/data/shulchan-arukh/shulchan_arukh_he.jsonl
 
 run: install library
-	FLASK_LOAD_ON_START=true $(VENV)/bin/gunicorn --preload --worker-class gthread \
-		--workers $(WORKERS) --threads $(THREADS) --timeout 120 \
-		--bind $(HOST):$(PORT) 'app:create_app()'
+	$(FLASK) serve --host $(HOST) --port $(PORT) --threads $(THREADS)
 
 dev: install library
 	$(FLASK) run --host $(HOST) --port $(PORT) --debug
@@ -70,8 +67,7 @@ shulchan-arukh: install
 	@[ -f data/shulchan-arukh/library.sqlite3 ] || $(SA_ENV) $(FLASK) ingest $(SA_SOURCE) --language he --tier canonical
 
 run-shulchan-arukh: shulchan-arukh
-	$(SA_ENV) FLASK_LOAD_ON_START=true $(VENV)/bin/gunicorn --preload --worker-class gthread \
-		--workers $(WORKERS) --threads $(THREADS) --timeout 120 --bind $(HOST):$(PORT) 'app:create_app()'
+	$(SA_ENV) $(FLASK) serve --host $(HOST) --port $(PORT) --threads $(THREADS)
 
 clean-library:
 	rm -rf data/library data/downloads

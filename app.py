@@ -5,7 +5,7 @@ config), registers the API, the page and the CLI, and wires the parts: the answe
 `app.extensions["history"]`, and in `app.extensions["rag"]` a Loader of the Services (the pipeline,
 the library it searches and the ingest worker that changes it). They load once: in the background on
 the first request under `flask run` (health answers 503 "loading" meanwhile), or before serving when
-LOAD_ON_START is set, which is how gunicorn preloads them so that its workers share the models' memory.
+LOAD_ON_START is set, or before `flask --app app serve` (web/server.py) starts serving.
 """
 import logging
 import os
@@ -18,6 +18,7 @@ from pathlib import Path
 from flask import Flask
 
 from evaluation.commands import commands as evaluation_commands
+from evaluation.load import load_command
 from ingest.commands import commands as ingest_commands
 from ingest.jobs import Ingestor
 from pipeline import Pipeline
@@ -31,6 +32,7 @@ from web.errors import register_error_handlers
 from web.guard import register_guard
 from web.history import bp as history_bp
 from web.query import bp as query_bp
+from web.server import serve
 
 # Models come from local folders only; a hub is never contacted unless the user says so.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -79,6 +81,7 @@ DEFAULTS = {
     "HISTORY_DB": "data/history.sqlite3",  # every answer, conversations, feedback and reviews
     "ALLOWED_HOSTS": "",  # names the server answers to besides localhost and its bind address, comma-separated (web/guard.py)
     "BIND_HOST": "",  # the address `serve` binds (set by it)
+    "TORCH_THREADS": 1,  # torch threads per request under `serve`: concurrent requests share the cores (web/server.py)
 }
 
 
@@ -179,6 +182,6 @@ def create_app(config=None, pipeline=None, library=None) -> Flask:
     register_error_handlers(app)
     for blueprint in (query_bp, documents_bp, history_bp):
         app.register_blueprint(blueprint)
-    for command in ingest_commands + evaluation_commands:
+    for command in ingest_commands + evaluation_commands + [serve, load_command]:
         app.cli.add_command(command)
     return app

@@ -1,0 +1,65 @@
+"""Serve Evidenz for real: `flask --app app serve` runs waitress over the loaded app (`make run` calls it).
+
+waitress reads every request whole (headers and body) in its event loop before a thread of the app sees it,
+so a client that sends its request slowly, or never finishes it, holds a socket and no thread: fifty such
+clients cost the server nothing while the others are answered. A connection idle for CHANNEL_TIMEOUT seconds
+is dropped. One process holds the models, the indexes and the ingest worker once; its threads answer
+requests side by side, each running torch on TORCH_THREADS threads (default 1), so that concurrent requests
+share the cores instead of every request spreading over all of them and fighting the others.
+Does not: terminate TLS or authenticate (put a proxy in front for a public address).
+"""
+import logging
+
+import click
+from flask import current_app
+from flask.cli import with_appcontext
+
+log = logging.getLogger(__name__)
+
+THREADS = 8
+CONNECTION_LIMIT = 200  # open sockets, slow ones included; waitress refuses more until some close
+CHANNEL_TIMEOUT = 30  # seconds a connection may send nothing before it is dropped
+BODY_SLACK = 1024 * 1024  # multipart framing around the largest upload
+
+
+def set_torch_threads(count: int) -> None:
+    """Each request's torch work on count threads (concurrent requests share the cores)."""
+    import torch
+
+    torch.set_num_threads(max(1, int(count)))
+
+
+def create_server(app, host: str = "127.0.0.1", port: int = 5000, threads: int = THREADS,
+                  connection_limit: int = CONNECTION_LIMIT, channel_timeout: int = CHANNEL_TIMEOUT):
+    """A waitress server for app, bound but not yet serving (call .run(); .close() stops it)."""
+    import waitress
+
+    app.config["BIND_HOST"] = host
+    return waitress.create_server(
+        app, host=host, port=port, threads=threads, connection_limit=connection_limit,
+        channel_timeout=channel_timeout, cleanup_interval=max(1, min(30, channel_timeout // 2)),
+        max_request_body_size=app.config["MAX_UPLOAD_BYTES"] + BODY_SLACK, ident="Evidenz",
+        clear_untrusted_proxy_headers=True)
+
+
+@click.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind; other names need ALLOWED_HOSTS.")
+@click.option("--port", default=5000, show_default=True)
+@click.option("--threads", default=THREADS, show_default=True, help="Requests answered at once.")
+@click.option("--connection-limit", default=CONNECTION_LIMIT, show_default=True)
+@click.option("--channel-timeout", default=CHANNEL_TIMEOUT, show_default=True,
+              help="Seconds a connection may stay silent before it is dropped.")
+@with_appcontext
+def serve(host, port, threads, connection_limit, channel_timeout):
+    """Load the models and the library, then serve the API and the page."""
+    app = current_app._get_current_object()
+    set_torch_threads(app.config["TORCH_THREADS"])
+    loader = app.extensions["rag"]
+    if loader.services is None:
+        loader.load()
+    if loader.error:
+        raise click.ClickException(f"Evidenz cannot start: {loader.error}")
+    loader.start_ingestor()
+    server = create_server(app, host, port, threads, connection_limit, channel_timeout)
+    click.echo(f"Evidenz serves http://{host}:{port} ({threads} threads, torch on {app.config['TORCH_THREADS']})")
+    server.run()

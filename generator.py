@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 from models import Answer, Citation, Draft, Hit, WriteRequest
 from question.halacha import rabbi_line, rules
+from writers.instructions import flagged
 from writers.judge import pair_text
 from writers.prompt import (DECLINE, FOUND, SOURCES_SEARCHED, decline_text, found_text, is_decline, missing_text,
                             passage_label, without_opening)
@@ -92,6 +93,7 @@ class Generator:
         """The draft's claims checked (see checked); an answer to a question of religious law ends with the line
         that a rabbi decides practical questions."""
         answer = self.checked(draft, request)
+        answer.flagged_claims = flagged(answer.text, request.untrusted)
         if request.halachic:
             answer.text = f"{answer.text}\n\n{rabbi_line(request.language)}"
         return answer

@@ -135,6 +135,7 @@ class WriteRequest:
     language: str = "en"  # ISO 639-1 code of the answer's language ("he", "en", ...)
     model: str | None = None  # overrides the writer's configured model for this request
     halachic: bool = False  # a question of religious law: teach each source's opinion, never rule
+    untrusted: frozenset[int] = frozenset()  # numbers of passages from uploads no tier vouches for (writers/instructions.py)
 
 
 @dataclass(frozen=True)
@@ -165,6 +166,7 @@ class Answer:
     removed_claims: list[str] = field(default_factory=list)  # sentences dropped because no citation supported them
     model: str | None = None  # the model that wrote it, when one did
     answerability: float | None = None  # the judge's probability that the answer answers; None when none judged
+    flagged_claims: list[str] = field(default_factory=list)  # instructions resting only on unvouched uploads
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from search.embedders import settings
 from search.reranker import Reranker
 from writers.claude import ClaudeWriter
 from writers.gemini import GeminiWriter
+from writers.instructions import untrusted_passages
 from writers.judge import AnswerabilityJudge
 from writers.offline import ExtractiveWriter
 from writers.openai_compatible import OpenAIWriter
@@ -144,7 +145,8 @@ class Pipeline:
         yield "sources", evidence
 
         clock = time.perf_counter()
-        request = WriteRequest(standalone, query_type, hits, language, model, is_halachic(standalone, hits))
+        request = WriteRequest(standalone, query_type, hits, language, model, is_halachic(standalone, hits),
+                               untrusted_passages(hits, getattr(self.retriever.library, "store", None)))
         answer = None
         pieces = self.generator.stream(request, provider) if streaming else [self.generator.answer(request, provider)]
         for piece in pieces:

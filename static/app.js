@@ -138,6 +138,12 @@ function showWarnings(turn, data) {
     list.appendChild(warningItem(`Removed citations of passages that were not given: ${data.invalid_citations.join(", ")}.`));
   }
   for (const claim of data.removed_claims || []) list.appendChild(warningItem(`Removed, no cited passage supports it: “${claim}”`));
+  for (const claim of data.flagged_claims || []) {
+    const item = warningItem(`An instruction found only in an uploaded document that no tier vouches for: “${claim}” `
+      + "Evidenz does not vouch for it; check it before you act on it.");
+    item.className = "flagged-claim";
+    list.prepend(item);
+  }
   list.hidden = !list.children.length;
 }
 

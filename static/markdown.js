@@ -2,7 +2,8 @@
 // Raw HTML in an answer is never kept: marked shows it as its text, and DOMPurify drops whatever markup is
 // not on a short list (no script, style, iframe, form, event handler or style attribute), and every image
 // that is not from this page's origin (the Content-Security-Policy would block it too). The DOM is built
-// from the sanitized fragment and from createElement; no server string reaches innerHTML here.
+// from the sanitized fragment and from createElement; no server string reaches innerHTML here. A link that
+// leaves this server is shown as text with its destination (unlinkOutside), never as a link.
 // Does not: decide what a citation means (citations.js) or fetch anything.
 const ALLOWED_TAGS = ["p", "br", "strong", "em", "del", "code", "pre", "blockquote", "ul", "ol", "li", "h1", "h2",
   "h3", "h4", "h5", "h6", "hr", "a", "img", "table", "thead", "tbody", "tr", "th", "td"];
@@ -61,6 +62,20 @@ export function textDirection(text) {
   return letter && RIGHT_TO_LEFT.test(letter[0]) ? "rtl" : "ltr";
 }
 
+// A link to anywhere but this server becomes plain text that shows where it points: a link inside a document
+// is the document's, and an answer must not hand the reader a clickable way to a planted login page.
+export function unlinkOutside(root) {
+  for (const link of [...root.querySelectorAll("a[href]")]) {
+    const href = link.getAttribute("href");
+    if (sameOrigin(href) && !/^[a-z][a-z0-9+.-]*:/i.test(href.replace(window.location.origin, ""))) continue;
+    const shown = document.createElement("span");
+    shown.className = "outside-link";
+    shown.textContent = link.textContent.trim() === href ? href : `${link.textContent} (${href})`;
+    shown.title = "A link written in a source document, shown as text: Evidenz does not follow or vouch for it.";
+    link.replaceWith(shown);
+  }
+}
+
 // Replace each [n] in the text nodes of root (outside code and links) by makeLink(n) elements.
 export function linkMarkers(root, makeLink) {
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, {
@@ -88,6 +103,7 @@ export function renderMarkdown(container, text, makeLink) {
   container.textContent = "";
   if (sanitizedMarkdown) {
     container.appendChild(sanitizedMarkdown(text));
+    unlinkOutside(container);
     container.normalize();
     for (const block of container.querySelectorAll(BLOCKS)) block.setAttribute("dir", "auto");
   } else {  // static/vendor/ missing (run `make install`): the answer as plain text, still safe

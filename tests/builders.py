@@ -83,8 +83,9 @@ Green tea wants water below boiling, about eighty degrees, for two minutes.
 """
 
 
-def library_app(config, folder):
-    """The app over a real library built in folder, managed by the documents API."""
+def library_app(config, folder, writer=None):
+    """The app over a real library built in folder, managed by the documents API; writer answers (a FakeWriter)."""
     lib = corpus.build(CORPUS, FakeEmbedder(), folder, 1200, 200)
-    pipeline = Pipeline(FakeClassifier(), Retriever(lib, FakeEmbedder()), Generator({"offline": FakeWriter("offline")}, "offline"))
+    writer = writer or FakeWriter("offline")
+    pipeline = Pipeline(FakeClassifier(), Retriever(lib, FakeEmbedder()), Generator({writer.name: writer}, writer.name))
     return create_app(config, pipeline=pipeline, library=lib)

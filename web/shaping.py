@@ -63,6 +63,7 @@ def result_json(result: Result) -> dict:
         "citations": [citation_json(c) for c in answer.citations],
         "invalid_citations": answer.invalid_citations,
         "removed_claims": answer.removed_claims,
+        "flagged_claims": answer.flagged_claims,
         "passages": sources["passages"],
         "generator": answer.generator,
         "model": answer.model,

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 from models import Draft, WriteRequest
 from writers.hosted import MAX_TOKENS, HostedWriter, statement, with_markers
-from writers.prompt import SYSTEM_PROMPT, is_decline, passage_label, task_text
+from writers.prompt import SYSTEM_PROMPT, as_data, is_decline, passage_label, task_text
 from writers.resilience import Failure, status_failure
 
 SENTENCE_BREAK_RE = re.compile(r"((?<=[.!?])\s+|\s*\n\s*)")  # a sentence ends at . ! ? and at a line break
@@ -47,8 +47,8 @@ class ClaudeWriter(HostedWriter):
 
     def params(self, request: WriteRequest) -> dict:
         """The Messages API request: each passage a citable search result, then the task."""
-        results = [{"type": "search_result", "source": hit.chunk.id, "title": passage_label(hit),
-                    "content": [{"type": "text", "text": hit.chunk.text}], "citations": {"enabled": True}}
+        results = [{"type": "search_result", "source": hit.chunk.id, "title": as_data(passage_label(hit), line=True),
+                    "content": [{"type": "text", "text": as_data(hit.chunk.text)}], "citations": {"enabled": True}}
                    for hit in request.hits]
         # no temperature: the current Messages API no longer takes one
         return {"model": request.model or self.model, "max_tokens": self.max_tokens, "system": SYSTEM_PROMPT,

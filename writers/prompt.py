@@ -2,7 +2,7 @@
 
 The rules, the few-shot example and the answer style of each query type are constants here. Passages
 reach a model only inside the delimited evidence block of the user message, never in the system prompt,
-and a passage cannot open or close that block. CANNOT_ANSWER ("I don't know") is a value, in each language
+and no field of a passage (its text, title or reference) can open or close that block (as_data). CANNOT_ANSWER ("I don't know") is a value, in each language
 the library is used in.
 Does not: call a model (the writers do) or check what a model wrote (generator.py and verify.py do).
 """
@@ -88,9 +88,16 @@ def passage_label(hit: Hit) -> str:
     return hit.chunk.ref or hit.chunk.title
 
 
+def as_data(text: str, line: bool = False) -> str:
+    """A document's field as a prompt carries it: it cannot open or close the evidence block, and a one-line
+    field (a title, a reference) cannot break into lines of its own, such as a forged "[2] ..." passage."""
+    text = DELIMITER_RE.sub("[evidence tag removed]", text)
+    return " ".join(text.split()) if line else text
+
+
 def format_evidence(hits: list[Hit]) -> str:
-    """The numbered passages, delimited, as the model sees them; a passage cannot close the block."""
-    blocks = [f"[{n}] {passage_label(hit)}\n{DELIMITER_RE.sub('[evidence tag removed]', hit.chunk.text)}"
+    """The numbered passages, delimited, as the model sees them; no field of a passage can close the block."""
+    blocks = [f"[{n}] {as_data(passage_label(hit), line=True)}\n{as_data(hit.chunk.text)}"
               for n, hit in enumerate(hits, start=1)]
     return "<evidence>\n" + "\n\n".join(blocks) + "\n</evidence>"
 

@@ -7,6 +7,7 @@ the library it searches and the ingest worker that changes it). They load once: 
 the first request under `flask run` (health answers 503 "loading" meanwhile), or before serving when
 LOAD_ON_START is set, or before `flask --app app serve` (web/server.py) starts serving.
 """
+import functools
 import logging
 import os
 import tempfile
@@ -110,6 +111,15 @@ def build(config) -> Services:
     return Services(pipeline, library, Ingestor(library), info)
 
 
+def share_provider_state(services: Services | None, history: History | None) -> Services | None:
+    """Each model writer records how its calls go in the history file, so every worker's health says the same."""
+    if services is not None and history is not None:
+        for name, writer in services.pipeline.generator.writers.items():
+            if getattr(writer, "guard", None) is not None:
+                writer.guard.publish = functools.partial(history.save_provider_state, name)
+    return services
+
+
 class Loader:
     """Builds the services once, now or in a background thread, and remembers the result or the failure."""
 
@@ -166,7 +176,8 @@ def create_app(config=None, pipeline=None, library=None) -> Flask:
     app.extensions["history"] = History(Path(tempfile.mkdtemp(prefix="evidenz-history-")) / "history.sqlite3"
                                         if testing_default else Path(app.config["HISTORY_DB"]))
     given = Services(pipeline, library, Ingestor(library) if library else None) if pipeline is not None else None
-    loader = Loader(lambda: build(app.config), given)
+    history = app.extensions["history"]
+    loader = Loader(lambda: share_provider_state(build(app.config), history), share_provider_state(given, history))
     app.extensions["rag"] = loader
     if pipeline is None and app.config["LOAD_ON_START"]:
         loader.load()

@@ -4,6 +4,8 @@ One row per answer (the question, the standalone question it was rewritten to, t
 passages it was given, which writer and model wrote it, timings) plus a feedback table (up/down and a comment).
 A reviewer sets a status per answer: unreviewed, approved, corrected (with the corrected text) or rejected.
 `turns()` gives the last turns of a session, which question/rewrite.py uses to rewrite follow-up questions.
+The file also keeps each model provider's last state (its circuit and last call), written by whichever worker
+called it last, so that every worker's /api/health says the same.
 Text search is over question, standalone question and answer, in any script: the searched text is kept in a
 normalised form (NFKC, case-folded, Hebrew vowel points and cantillation removed, punctuation as spaces), so
 "שָׁבַּת" finds "שבת" and "Shabbat?" finds "shabbat". Every word of the query must occur (as a substring); words of
@@ -67,6 +69,9 @@ MIGRATIONS = [
             created_at REAL NOT NULL
         )""",
         "CREATE INDEX feedback_answer ON feedback(answer_id, id)",
+    ),
+    (  # each model provider's circuit and last call, as the worker that last called it saw them
+        "CREATE TABLE provider_state (name TEXT PRIMARY KEY, state TEXT NOT NULL, updated_at REAL NOT NULL)",
     ),
 ]
 
@@ -227,6 +232,16 @@ class History:
                                    (answer_id,)).fetchall()
         record["feedback"] = [dict(f) for f in feedback]
         return record
+
+    def save_provider_state(self, name: str, state: dict) -> None:
+        """Keep a provider's state (circuit, last call) for every worker's health."""
+        self.db.execute("INSERT INTO provider_state (name, state, updated_at) VALUES (?, ?, ?) ON CONFLICT(name) "
+                        "DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at",
+                        (name, json.dumps(state), time.time()))
+
+    def provider_states(self) -> dict[str, dict]:
+        """The providers' last states by name."""
+        return {name: json.loads(state) for name, state in self.db.execute("SELECT name, state FROM provider_state")}
 
     def add_feedback(self, answer_id: str, rating: str, comment: str | None = None) -> dict:
         """Record an up or down rating with an optional comment; returns the answer's counts {"up": n, "down": n}."""

@@ -30,10 +30,19 @@ def health():
         live = loading.services
         described = live.pipeline.describe()
         library = {**described["library"], **live.info.get("library", {}), **(live.store.stats() if live.store else {})}
-        return {"status": "ok", **described, **live.info, "library": library}
+        return {"status": "ok", **described, **live.info, "library": library,
+                "providers": shared_providers(described["providers"])}
     if loading.error:
         return {"status": "error", "error": loading.error}, 503
     return {"status": "loading"}, 503
+
+
+def shared_providers(providers: dict) -> dict:
+    """The providers' health with the circuit and last call every worker shares (the history file keeps them)."""
+    history = kept_history()
+    shared = history.provider_states() if history is not None else {}
+    return {name: {**state, **{k: shared[name][k] for k in ("circuit", "last_call") if k in shared.get(name, {})}}
+            for name, state in providers.items()}
 
 
 def query_arguments(pipeline) -> dict:

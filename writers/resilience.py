@@ -131,6 +131,7 @@ class Guard:
         self.clock = clock
         self.rng = rng
         self.last_call: dict | None = None
+        self.publish: Callable[[dict], None] | None = None  # told status() after every call (shared health)
 
     def call(self, fn: Callable[[], object]):
         """fn(), retried while it fails transiently; a failure that remains becomes a ProviderError."""
@@ -193,6 +194,11 @@ class Guard:
             self.breaker.release()
         self.last_call = {"ok": error is None, "at": time.time(), "error": error,
                           "ms": round((self.clock() - started) * 1000, 1)}
+        if self.publish is not None:
+            try:
+                self.publish(self.status())
+            except Exception:  # noqa: BLE001 - health bookkeeping must never fail an answer
+                log.exception("%s: could not share the provider's state", self.label)
 
     def status(self) -> dict:
         """The breaker's state and the last call, for /api/health."""

@@ -1,4 +1,4 @@
-"""The real server (web/server.py: waitress) under slow clients: fifty sockets that send a request's headers and
+"""The real server (web/server.py: waitress): a streamed answer arrives event by event; and under slow clients, fifty sockets that send a request's headers and
 then stall in its body, or stall in the headers, hold no thread, so health and a question are still answered
 within two seconds; a connection that stays silent is dropped after the channel timeout. Loopback only, and
 every loop is bounded."""
@@ -11,7 +11,7 @@ import urllib.request
 import pytest
 
 from app import create_app
-from conftest import make_pipeline
+from conftest import FakeWriter, make_pipeline
 from web.server import create_server
 
 STALLED_BODY = (b"POST /api/query HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
@@ -19,9 +19,12 @@ STALLED_BODY = (b"POST /api/query HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: a
 STALLED_HEADERS = b"POST /api/query HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Le"
 
 
+WORDS = "Fleming discovered penicillin in 1928 at St Mary's Hospital in London [1]."
+
+
 @pytest.fixture
 def server():
-    app = create_app({"TESTING": True}, pipeline=make_pipeline())
+    app = create_app({"TESTING": True}, pipeline=make_pipeline(FakeWriter("offline", [WORDS] * 5, delay=0.15)))
     served = create_server(app, "127.0.0.1", 0, threads=4, channel_timeout=3)
 
     def run():
@@ -80,3 +83,17 @@ def test_a_silent_connection_is_dropped_after_the_channel_timeout(server):
     finally:
         sock.close()
     assert 2.5 <= time.monotonic() - started < 15
+
+
+def test_a_streamed_answer_arrives_event_by_event(server):
+    question = urllib.request.Request(server + "/api/query/stream", json.dumps({"question": "Who discovered penicillin?"}).encode(),
+                                      {"Content-Type": "application/json"})
+    started, seen = time.perf_counter(), []
+    with urllib.request.urlopen(question, timeout=10) as response:
+        for line in response:
+            if line.startswith(b"event: "):
+                seen.append((line[7:].strip().decode(), time.perf_counter() - started))
+    names = [name for name, _ in seen]
+    assert names[:2] == ["meta", "sources"] and names[-2:] == ["answer", "done"] and names.count("delta") >= 10
+    first_delta = next(t for name, t in seen if name == "delta")
+    assert first_delta < seen[-1][1] - 1.0  # the words came as they were written, not all at the end

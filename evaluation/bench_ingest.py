@@ -2,12 +2,19 @@
 
 `flask --app app bench-ingest` prints both: pages per minute for parsing alone (including the start of the
 sandboxed PDF worker) and for the full ingest job (parse, chunk, embed with the configured embedder, commit
-to the store, update the indexes). Does not: measure DOCX/HTML/JSON (cheaper to read than PDF).
+to the store, update the indexes). With --no-space-mb it instead ingests a text without a space or newline
+in a fresh process and reports that process's peak memory, to show such a file costs bounded memory.
+Does not: measure DOCX/HTML/JSON (cheaper to read than PDF).
 """
+import multiprocessing
+import resource
 import sys
 import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+
+import numpy as np
 
 from ingest.parsers import parse_file
 
@@ -58,6 +65,56 @@ def bench_ingest(embedder, pages: int = 200) -> dict:
         raise RuntimeError(f"the benchmark ingest failed: {job.error}")
     return {"pages": pages, "chunks": job.total, "seconds": round(seconds, 2),
             "pages_per_minute": round(pages / seconds * 60)}
+
+
+def write_no_space(path: Path, megabytes: float) -> None:
+    """Write `megabytes` MB of random lower-case letters: no space, no newline."""
+    rng, left = np.random.default_rng(0), int(megabytes * 2**20)
+    with path.open("wb") as out:
+        while left:
+            block = min(left, 2**20)
+            out.write(rng.integers(ord("a"), ord("z") + 1, block, dtype=np.uint8).tobytes())
+            left -= block
+
+
+def _peak_mb() -> float:
+    """This process's peak resident memory so far, in MB (Linux reports kilobytes)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _ingest_alone(model: str, path: str, folder: str) -> dict:
+    """In a fresh process: load the embedder, ingest one file into an empty library, and measure it."""
+    from ingest.jobs import Ingestor
+    from search import library
+    from search.embedding import Embedder
+
+    embedder = Embedder.load(model)
+    loaded = _peak_mb()
+    ingestor = Ingestor(library.Library.open(Path(folder), embedder, create=True))
+    job = ingestor.submit_file(Path(path), Path(path).name, {})
+    start = time.perf_counter()
+    ingestor.run_pending()
+    seconds, peak = time.perf_counter() - start, _peak_mb()
+    job = ingestor.store.job(job.id)
+    chunks, longest = ingestor.store.db.execute(
+        "SELECT count(*), coalesce(max(length(text)), 0) FROM chunks WHERE doc_id = ?", (job.document_id,)).fetchone()
+    return {"status": job.status, "error": job.error, "seconds": round(seconds, 1), "chunks": chunks,
+            "max_chunk_chars": longest, "rss_loaded_mb": round(loaded), "peak_rss_mb": round(peak)}
+
+
+def bench_no_space(model: str, megabytes: float = 49) -> dict:
+    """Ingest a generated text of `megabytes` MB without spaces in a fresh process; returns its figures.
+
+    The process is spawned, not forked, so its peak RSS is the embedder plus this one ingest and nothing else.
+    """
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "nospace.txt"
+        write_no_space(path, megabytes)
+        with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+            figures = pool.submit(_ingest_alone, model, str(path), str(Path(folder) / "library")).result()
+    if figures["status"] != "done":
+        raise RuntimeError(f"the no-space ingest failed: {figures['error']}")
+    return {"megabytes": megabytes, **figures}
 
 
 if __name__ == "__main__":

@@ -130,12 +130,21 @@ def calibrate_decline_command(folder: Path, limit: int, seed: int, cache: Path):
 
 @click.command("bench-ingest")
 @click.option("--pages", default=200, show_default=True, help="Pages of the generated PDF (about 500 words each).")
+@click.option("--no-space-mb", type=float, default=None,
+              help="Instead, ingest a text of this many MB without a space or newline, and print peak memory.")
 @with_appcontext
-def bench_ingest_command(pages: int):
+def bench_ingest_command(pages: int, no_space_mb: float | None):
     """PDF pages per minute: parsing alone, and the whole ingest job; the last line is JSON."""
-    from evaluation.bench_ingest import bench_ingest, bench_pdf
+    from evaluation.bench_ingest import bench_ingest, bench_no_space, bench_pdf
     from search.embedding import Embedder
 
+    if no_space_mb is not None:
+        found = bench_no_space(current_app.config["EMBEDDING_MODEL"], no_space_mb)
+        click.echo(f"no-space text: {found['megabytes']:g} MB -> {found['chunks']:,} chunks, the longest "
+                   f"{found['max_chunk_chars']:,} characters, in {found['seconds']} s; peak RSS {found['peak_rss_mb']:,} MB "
+                   f"({found['rss_loaded_mb']:,} MB with the embedder loaded, before the ingest)")
+        click.echo(json.dumps({"no_space": found}))
+        return
     parse = bench_pdf(pages)
     click.echo(f"parse: {parse['pages']} pages in {parse['seconds']} s = {parse['pages_per_minute']:,} pages/min")
     full = bench_ingest(Embedder.load(current_app.config["EMBEDDING_MODEL"]), pages)

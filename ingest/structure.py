@@ -4,14 +4,17 @@ A document becomes sections (from the parser's units, or from markers found at t
 סימן/סעיף/ס"ק, פרק/הלכה, Chapter/Section/§, Lesson, Markdown headings), each with a canonical ref
 such as "Shulchan Arukh, Orach Chayim 2:3". A section is never merged with another, so a short seif
 stays citable on its own; sizing.py cuts a long one at blank lines, and an over-long paragraph into
-overlapping windows. Every Piece is an exact slice of the input. Does not: parse files (parsers.py
-does), split sentences linguistically (chunking.py does), or guess structure from fonts or layout.
+overlapping windows, and a piece is never longer than max_chars. Labels and refs are shortened to
+_MAX_LABEL_CHARS, since each is repeated on every piece of its section. Every Piece is an exact slice of
+the input. Does not: parse files (parsers.py does), split sentences linguistically (chunking.py does), or
+guess structure from fonts or layout.
 """
 import re
 from dataclasses import dataclass
 from typing import Sequence
 
 from hebrew.numerals import hebrew_numeral
+from ingest.chunking import MAX_PASSAGE_CHARS
 from ingest.records import Unit
 from ingest.sizing import Sizes, Tokens, section_spans, trim
 
@@ -62,6 +65,7 @@ _ENGLISH = re.compile(r"[ \t]*(Chapter|CHAPTER|Section|SECTION|Lesson|LESSON|§)
 _MARKDOWN = re.compile(r"[ \t]*(#{1,6})[ \t]+(.+?)[ \t#]*")
 _COURSE_TITLE = re.compile(r"[ \t]*Course Title:[ \t]*(.+?)[ \t]*", re.IGNORECASE)
 _MAX_HEADING_CHARS = 120  # a longer line starting "Chapter 3." is prose, not a heading
+_MAX_LABEL_CHARS = 300  # a longer Markdown "# " line is prose; a file's longer labels and refs are shortened
 
 
 @dataclass
@@ -77,9 +81,15 @@ class _Heading:
 
 def course_title(text: str) -> str | None:
     """X from a first line "Course Title: X", else None."""
-    first = next((line for line in text.splitlines() if line.strip()), "")
-    match = _COURSE_TITLE.fullmatch(first)
-    return match.group(1) if match else None
+    first = re.match(r"\s*", text).end()  # the first line that is not blank, read in place
+    end = text.find("\n", first)
+    match = _COURSE_TITLE.fullmatch(text, first, len(text) if end == -1 else end)
+    return _short(match.group(1)) if match else None
+
+
+def _short(label: str) -> str:
+    """A label or ref cut to _MAX_LABEL_CHARS."""
+    return label if len(label) <= _MAX_LABEL_CHARS else label[:_MAX_LABEL_CHARS - 3] + "..."
 
 
 def is_heading(line: str) -> bool:
@@ -90,7 +100,7 @@ def is_heading(line: str) -> bool:
 
 def _heading(line: str) -> _Heading | None:
     """The marker a line starts with, if any."""
-    if match := _MARKDOWN.fullmatch(line):
+    if len(line) <= _MAX_LABEL_CHARS and (match := _MARKDOWN.fullmatch(line)):
         return _Heading("markdown", len(match.group(1)), match.group(2))
     if (match := _HEBREW.match(line)) and (number := _number(match.group(2))) is not None:
         label, rest = f"{match.group(1)} {match.group(2)}", line[match.end() :].strip(" \t.:),")
@@ -131,21 +141,32 @@ def _marked_sections(text: str, work: str) -> list[_Section]:
     sections = [_Section(0, len(text), [], work, None)]
     headings: list[_Heading | None] = [None]  # the heading opening each section; None for the preamble
     stack: list[_Heading] = []
-    for line in re.finditer(r"^.*$", text, re.MULTILINE):
-        if not (heading := _heading(line.group())):
+    for start, line in _line_heads(text):
+        if not (heading := _heading(line)):
             continue
         stack = _nest(stack, heading)
-        sections[-1].end = line.start()
+        sections[-1].end = start
         labels, ref, parent = [h.label for h in stack], _stack_ref(work, stack), _stack_ref(work, stack[:-1])
-        sections.append(_Section(line.start(), len(text), labels, ref, parent, len(stack)))
+        sections.append(_Section(start, len(text), labels, ref, parent, len(stack)))
         headings.append(heading)
     for section, heading in zip(sections, headings):
-        body = text[section.start : section.end].strip()
+        body = trim(text, section.start, section.end)
         if heading is None:  # an empty preamble, or one holding only the "Course Title:" line
-            section.bare = not body or bool(_COURSE_TITLE.fullmatch(body))
+            section.bare = body[0] == body[1] or bool(_COURSE_TITLE.fullmatch(text, *body))
         else:
-            section.bare = heading.whole_line and "\n" not in body
+            section.bare = heading.whole_line and text.find("\n", *body) == -1
     return _absorb_bare(sections)
+
+
+def _line_heads(text: str):
+    """(offset, line) for every line; a line longer than a heading can be is cut short and ends in "…",
+    so markers are still found at its start without copying it whole."""
+    start = 0
+    while start <= len(text):
+        end = text.find("\n", start)
+        end = len(text) if end == -1 else end
+        yield start, text[start:end] if end - start <= _MAX_LABEL_CHARS else text[start:start + _MAX_LABEL_CHARS] + "…"
+        start = end + 1
 
 
 def _absorb_bare(sections: list[_Section]) -> list[_Section]:
@@ -170,8 +191,10 @@ def _unit_sections(text: str, work: str, units: Sequence[Unit], names: list[str]
             sections.append(_Section(covered, unit.start, [], work, None))
         heading, path = unit.heading, [int(n) for n in unit.path]
         if unit.ref:  # the file names its own units: keep its references
-            labels, ref, parent = list(unit.labels), unit.ref, unit.parent_ref
+            labels, ref, parent = [_short(label) for label in unit.labels], _short(unit.ref), unit.parent_ref
+            parent = parent and _short(parent)
         elif heading:
+            heading = _short(heading)
             labels, ref, parent = [heading], f"{work} § {heading}", None
         else:
             labels = [f"{names[i]} {n}" if i < len(names) else str(n) for i, n in enumerate(path)]
@@ -185,7 +208,8 @@ def _unit_sections(text: str, work: str, units: Sequence[Unit], names: list[str]
 
 
 def split(text: str, work: str | None, units: Sequence[Unit] | None = None, section_names: list[str] | None = None,
-          *, target: tuple[int, int] = (300, 600), max_tokens: int = 800, min_tokens: int = 50, overlap: int = 50) -> list[Piece]:
+          *, target: tuple[int, int] = (300, 600), max_tokens: int = 800, min_tokens: int = 50, overlap: int = 50,
+          max_chars: int = MAX_PASSAGE_CHARS) -> list[Piece]:
     """Cut a document into citable pieces: structural markers first, then paragraphs, then a sliding window.
 
     Args:
@@ -194,11 +218,12 @@ def split(text: str, work: str | None, units: Sequence[Unit] | None = None, sect
         units: the parser's sections (Sefaria JSON, JSONL records); markers are looked for only without them.
         section_names: Sefaria names for the levels of a unit's path, e.g. ["Siman", "Seif"].
         target, max_tokens, min_tokens, overlap: piece sizes in tokens (see Sizes).
+        max_chars: no piece is longer; longer text (without spaces, say) is cut by characters.
     Returns:
         Pieces in document order; each text == text[start:end], together covering all non-space text.
     """
-    sizes = Sizes(target, max_tokens, min_tokens, overlap)
-    work = work or course_title(text) or "Untitled"
+    sizes = Sizes(target, max_tokens, min_tokens, overlap, max_chars)
+    work = _short(work or course_title(text) or "Untitled")
     sections = _unit_sections(text, work, units, section_names) if units else _marked_sections(text, work)
     tokens, pieces = Tokens(text), []
     for section in sections:

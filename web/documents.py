@@ -1,8 +1,10 @@
 """The book manager's HTTP API: upload, list, remove and re-index documents; follow ingest jobs.
 
 POST /api/documents takes one multipart file plus metadata fields and answers 202 with a job;
-GET /api/jobs/<id> gives its stage and progress. Uploads are checked before anything is queued:
-allowed extension, content matching it (parsers.sniff_format), size (413 above MAX_UPLOAD_BYTES).
+GET /api/jobs/<id> gives its stage and progress. Uploads are checked before anything is stored: a file
+name without control characters, allowed extension, content matching it (parsers.sniff_format), and the
+limits (`check_room`): its size (413 above MAX_UPLOAD_BYTES), the library's uploaded files together (413
+above MAX_LIBRARY_BYTES) and the jobs waiting (429 from MAX_QUEUED_JOBS on, re-indexing too).
 Files are stored under names the server makes; the user's file name is kept for display only.
 """
 import re
@@ -12,6 +14,7 @@ from flask import Blueprint, current_app, request, url_for
 from ingest.jobs import METADATA_FIELDS as DOCUMENT_FIELDS
 from ingest.jobs import Ingestor
 from ingest.parsers import check_upload
+from ingest.records import display_name
 from storage.store import Store
 from web.errors import ApiError
 from web.services import services
@@ -23,6 +26,7 @@ bp = Blueprint("documents", __name__)
 METADATA_FIELDS = (*DOCUMENT_FIELDS, "document_id")
 MAX_FIELD_CHARS = 300
 DOCUMENT_ID = re.compile(r"^[\w-]{1,80}$")
+CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 DEFAULT_PAGE, PAGE_MAX = 100, 500
 FIXED = "This server's library is fixed (an evaluation build); it cannot add documents."
 
@@ -34,6 +38,29 @@ def ingestor() -> Ingestor:
         raise ApiError(FIXED, 409)
     worker.start()
     return worker
+
+
+def check_room(worker: Ingestor, upload_bytes: int = 0, name: str = "") -> None:
+    """Refuse work the limits do not leave room for: 429 when too many jobs wait, 413 for a file too large."""
+    config = current_app.config
+    queued, most = worker.store.job_counts().get("queued", 0), config["MAX_QUEUED_JOBS"]
+    if queued >= most:
+        raise ApiError(f"{queued} ingest jobs are already waiting, the most this server queues (MAX_QUEUED_JOBS "
+                       f"is {most}). Wait for them to finish, then send this again; an operator can raise "
+                       "FLASK_MAX_QUEUED_JOBS.", 429)
+    if upload_bytes > config["MAX_UPLOAD_BYTES"]:
+        raise ApiError(f"{name} is {_mb(upload_bytes)}; an upload may be at most {_mb(config['MAX_UPLOAD_BYTES'])} "
+                       "(MAX_UPLOAD_BYTES). Split the file and upload the parts, or raise FLASK_MAX_UPLOAD_BYTES.", 413)
+    stored, room = worker.stored_bytes(), config["MAX_LIBRARY_BYTES"]
+    if upload_bytes and stored + upload_bytes > room:
+        raise ApiError(f"The library's uploaded files take {_mb(stored)}; {name} ({_mb(upload_bytes)}) would pass "
+                       f"the library's limit of {_mb(room)} (MAX_LIBRARY_BYTES). Delete documents you no longer "
+                       "need, or raise FLASK_MAX_LIBRARY_BYTES.", 413)
+
+
+def _mb(size: int) -> str:
+    """A byte count in megabytes, for messages."""
+    return f"{size / 2**20:,.1f} MB"
 
 
 def store() -> Store:
@@ -53,6 +80,9 @@ def upload():
     if len(files) != 1 or not files[0].filename:
         raise ApiError('Send exactly one file as multipart form data in the field "file".')
     upload = files[0]
+    if CONTROL.search(upload.filename):
+        raise ApiError("The file name contains control characters (such as a NUL byte); "
+                       "rename the file and upload it again.")
     options = {}
     for name in METADATA_FIELDS:
         value = request.form.get(name, "").strip()
@@ -67,7 +97,8 @@ def upload():
         raise ApiError('"document_id" may hold letters, digits, "-" and "_" only (at most 80).')
     data = upload.read()
     if not data:
-        raise ApiError(f"{upload.filename} is empty.")
+        raise ApiError(f"{display_name(upload.filename)} is empty.")
+    check_room(worker, len(data), display_name(upload.filename))
     check_upload(data, upload.filename)  # a RejectedFile is a 415 with its reason (errors.py)
     job = worker.submit_file(data, upload.filename, options)
     return job_json(job), 202, {"Location": url_for("documents.job", job_id=job.id)}
@@ -103,8 +134,10 @@ def delete_document(doc_id: str):
 @bp.post("/api/documents/<doc_id>/reindex")
 def reindex(doc_id: str):
     """Queue a re-index of a document from its stored file: 202 with the job."""
+    worker = ingestor()
+    check_room(worker)
     try:
-        job = ingestor().submit_reindex(doc_id)
+        job = worker.submit_reindex(doc_id)
     except ValueError as exc:
         raise ApiError(str(exc), 409) from None
     if job is None:

@@ -1,26 +1,34 @@
 """Response shaping: the pipeline's records as the JSON the API returns, and the answer logged with its id.
 
-Field names and order are the API's (README); `sse` frames one server-sent event.
+Field names and order are the API's (README); `sse` frames one server-sent event. A passage's text and its
+neighbours' are each cut to PASSAGE_TEXT_TIMES × MAX_CHARS, and "truncated" says whether one was, so neither a
+response nor the history holds more than that of any passage, even one stored before uploads were cut to size.
 Does not: validate requests (validation.py) or decide anything about the answer.
 """
 import json
 from dataclasses import asdict
 
-from flask import url_for
+from flask import current_app, url_for
 
 from hebrew.refs import hebrew_label
 from models import Citation, Evidence, Hit, Question, Result
 from web.services import kept_history
 
+PASSAGE_TEXT_TIMES = 4  # uploads are cut to 4 × MAX_CHARS (ingest/chunking.MAX_PASSAGE_CHARS), so they fit whole
+
 
 def passage_json(n: int, hit: Hit) -> dict:
     """A hit as the API shows it; ce_score is the hybrid score when no cross-encoder ran."""
+    limit = PASSAGE_TEXT_TIMES * current_app.config["MAX_CHARS"]
+    texts = {"chunk": hit.chunk.text, "context_before": hit.context_before, "context_after": hit.context_after}
+    truncated = any(text is not None and len(text) > limit for text in texts.values())
+    shown = {name: text[:limit] if text is not None else None for name, text in texts.items()}
     return {
         "n": n,
         "id": hit.chunk.id,
         "doc_id": hit.chunk.doc_id,
         "title": hit.chunk.title,
-        "chunk": hit.chunk.text,
+        "chunk": shown["chunk"],
         "ce_score": round(hit.score, 4),
         "bm25_score": round(hit.bm25_score, 4),
         "dense_score": round(hit.dense_score, 4),
@@ -29,8 +37,9 @@ def passage_json(n: int, hit: Hit) -> dict:
         "ref_he": hebrew_label(hit.chunk.ref),
         "parent_ref": hit.chunk.parent_ref,
         "section_path": list(hit.chunk.section_path),
-        "context_before": hit.context_before,
-        "context_after": hit.context_after,
+        "context_before": shown["context_before"],
+        "context_after": shown["context_after"],
+        "truncated": truncated,
     }
 
 

@@ -8,8 +8,8 @@ import pytest
 
 from builders import english_pdf
 from hebrew.script import detect_language, fix_reversed_hebrew
-from ingest.parsers import parse_file, sniff_format
-from ingest.records import Limits, RejectedFile
+from ingest.parsers import MAX_TITLE_CHARS, parse_file, sniff_format
+from ingest.records import Limits, RejectedFile, display_name, extension
 
 HEBREW_FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
 # Shulchan Arukh, Orach Chayim 1:1 and 1:2
@@ -151,6 +151,7 @@ def test_utf16_text_with_bom_is_read(tmp_path):
     ("notes.txt", b"\xff\xfe" + "שלום".encode("utf-16-le"), "txt"),
     ("long.md", ("a" + "א" * 5000).encode()[:8192], "markdown"),  # the head cuts a letter in two
     ("data.jsonl", b'{"text": "x"}\n', "jsonl"),
+    ("a-very-long-name-for-a-plain-text-file-about-kettles-and-tea-and-the-water-they-boil.txt", b"text", "txt"),
 ])
 def test_sniff_format_accepts(filename, head, expected):
     assert sniff_format(filename, head) == expected
@@ -171,6 +172,17 @@ def test_sniff_format_refuses(filename, head, message):
     with pytest.raises(RejectedFile, match="^" + re.escape(message)) as caught:
         sniff_format(filename, head)
     assert "/" not in str(caught.value)
+
+
+def test_a_long_name_is_shortened_for_display_but_keeps_its_extension():
+    name = "x" * 200 + ".Markdown"
+    assert display_name(name) == "x" * 70 + "…" + ".Markdown" and extension(name) == ".markdown"
+    assert display_name("dir/notes\x00.txt") == "notes.txt" and extension("no\x00tes.t\x00xt") == ".txt"
+
+
+def test_a_title_without_breaks_is_cut(tmp_path):
+    parsed = parse_file(write(tmp_path, "course.txt", "Course Title: " + "x" * 10_000 + "\nText."), "course.txt")
+    assert parsed.title == "x" * MAX_TITLE_CHARS
 
 
 def test_renamed_file_is_refused_by_parse_file(tmp_path):

@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from hebrew.numerals import hebrew_numeral
+from ingest.chunking import MAX_PASSAGE_CHARS
 from ingest.records import Unit
 from ingest.structure import course_title, split
 
@@ -241,3 +242,23 @@ def test_short_paragraphs_merge_but_short_seifim_do_not():
 @pytest.mark.parametrize("text", [HEBREW, BOOK, MARKDOWN, COURSE, "", "   \n\n ", "one line", words(1700) + "\n\n# H\n\n" + words(900)])
 def test_pieces_are_exact_slices_covering_all_text(text):
     assert_exact_cover(text, split(text, "W"))
+
+
+def test_text_without_breaks_is_cut_by_characters():
+    text = "Chapter 1\n\n" + "x" * 50_000 + "\n\n" + words(100) + " " + "y" * 9_000
+    pieces = split(text, "Book")
+    # the heading, the x's in 11 pieces (10 full), the words with the y's in 2
+    assert [len(p.text) for p in pieces] == [9, *[MAX_PASSAGE_CHARS] * 10, 2000, MAX_PASSAGE_CHARS, 4590]
+    assert {p.ref for p in pieces} == {"Book, Chapter 1"}
+    assert_exact_cover(text, pieces)
+    small = split("z" * 1000, "Book", max_chars=300)
+    assert [len(p.text) for p in small] == [300, 300, 300, 100]
+
+
+def test_a_giant_line_is_no_heading_and_labels_are_short():
+    text = "# " + "h" * 5000 + "\n\nsome text"
+    pieces = split(text, "W" * 1000)
+    assert all(p.section_path == [] for p in pieces)
+    assert all(len(p.ref) < 320 for p in pieces)
+    units = [Unit((1,), 0, len("body"), heading="H" * 5000)]
+    assert len(split("body", "Work", units)[0].section_path[0]) == 300

@@ -119,10 +119,30 @@ def test_upload_form_errors(lib_client):
     assert lib_client.get("/api/documents?limit=0").status_code == 400
 
 
-def test_a_failed_parse_is_reported_on_the_job(lib_client):
+def test_a_failed_parse_is_reported_on_the_job_and_its_file_removed(lib_client, tmp_path):
     job = wait_for(lib_client, upload(lib_client, "broken.json", b'{"no": "text here"}').get_json())
     assert job["status"] == "failed" and job["error"] and "Traceback" not in job["error"]
     assert lib_client.get("/api/stats").get_json()["documents"] == 4
+    assert [p for p in (tmp_path / "lib").rglob("*") if p.is_file() and p.parent.name in ("uploads", "files", "jobs")
+            and not p.name.startswith(".")] == []  # no upload, no kept copy, no lock: only the job's record
+
+
+@pytest.mark.parametrize("name", ["notes\x00.txt", "no\x00tes.t\x00xt", "tab\there.txt", "bell\x07.md"])
+def test_a_file_name_with_control_characters_is_a_400(lib_client, name):
+    response = upload(lib_client, name, b"Some text.")
+    assert response.status_code == 400 and "control characters" in response.get_json()["error"]
+    assert lib_client.get("/api/stats").get_json()["jobs"] == {}
+
+
+def test_a_long_txt_name_is_accepted_and_shown_shortened_with_its_extension(lib_client):
+    name = "a-very-long-name-for-a-plain-text-file-about-kettles-and-tea-and-the-water-they-boil.txt"
+    assert len(name) > 80
+    job = wait_for(lib_client, upload(lib_client, name, BOOK.encode()).get_json())
+    assert job["status"] == "done" and job["filename"] == name
+    refused = upload(lib_client, name[:-4] + ".exe", b"MZ")
+    assert refused.status_code == 415 and "files of type .exe" in refused.get_json()["error"]
+    empty = upload(lib_client, name, b"").get_json()["error"]
+    assert empty.endswith("….txt is empty.") and len(empty) < 100
 
 
 def test_queued_jobs_survive_a_restart(tmp_path):

@@ -22,6 +22,7 @@ from evaluation.commands import commands as evaluation_commands
 from evaluation.load import load_command
 from ingest.commands import commands as ingest_commands
 from ingest.jobs import Ingestor
+from ingest.records import Limits
 from pipeline import Pipeline
 from search.embedding import Embedder, ModelNotFound
 from search.library import Library, LibraryError
@@ -101,6 +102,11 @@ class Services:
         return self.library.store if self.library else None
 
 
+def upload_limits(config) -> Limits:
+    """What one upload may cost, from the settings: its size, and its longest passage (4 × MAX_CHARS)."""
+    return Limits(max_bytes=int(config["MAX_UPLOAD_BYTES"]), max_passage_chars=4 * int(config["MAX_CHARS"]))
+
+
 def build(config) -> Services:
     """Load the embedder, open the library, build the pipeline over it and the ingest worker for it."""
     started = time.perf_counter()
@@ -108,7 +114,7 @@ def build(config) -> Services:
     pipeline = Pipeline.load(config, library)
     info = {"library": {"path": str(config["LIBRARY_DIR"])}, "load_seconds": round(time.perf_counter() - started, 2)}
     log.info("pipeline loaded in %.1f s", info["load_seconds"])
-    return Services(pipeline, library, Ingestor(library), info)
+    return Services(pipeline, library, Ingestor(library, upload_limits(config)), info)
 
 
 def share_provider_state(services: Services | None, history: History | None) -> Services | None:
@@ -175,7 +181,8 @@ def create_app(config=None, pipeline=None, library=None) -> Flask:
     testing_default = app.config["TESTING"] and not (config or {}).get("HISTORY_DB")
     app.extensions["history"] = History(Path(tempfile.mkdtemp(prefix="evidenz-history-")) / "history.sqlite3"
                                         if testing_default else Path(app.config["HISTORY_DB"]))
-    given = Services(pipeline, library, Ingestor(library) if library else None) if pipeline is not None else None
+    given = (Services(pipeline, library, Ingestor(library, upload_limits(app.config)) if library else None)
+             if pipeline is not None else None)
     history = app.extensions["history"]
     loader = Loader(lambda: share_provider_state(build(app.config), history), share_provider_state(given, history))
     app.extensions["rag"] = loader

@@ -20,6 +20,9 @@ from models import Hit
 HEADING_WORDS = 10  # a first line this short without closing punctuation is a heading ("Chapter 3: Varroa Mites")
 CLOSING = re.compile(r"[.!?:;׃\"'”)\]]\s*$")
 
+READ_CHARS = 20_000  # of a passage (uploads are cut to 4,800; older passages may be far longer)
+MAX_SENTENCE_CHARS = 2_000
+
 
 def is_heading(line: str, first_of_several: bool) -> bool:
     """Whether a line of a passage is a heading rather than prose: a marker ingest/structure.py knows, or a short
@@ -93,10 +96,17 @@ def cite(sentence: str, n: int) -> str:
 
 
 def candidates(hits: list[Hit]) -> list[tuple[int, int, str]]:
-    """(passage number, position, sentence) for every distinct sentence of the passages."""
+    """(passage number, position, sentence) for every distinct sentence of the passages.
+
+    Only the first READ_CHARS of a passage are read, and a "sentence" longer than MAX_SENTENCE_CHARS is none:
+    a passage stored before uploads were cut to size can hold megabytes without a break.
+    """
     seen, out = set(), []
     for n, hit in enumerate(hits, start=1):
-        for pos, sentence in enumerate(s for paragraph in prose(hit.chunk.text) for s in split_sentences(paragraph)):
+        paragraphs = prose(hit.chunk.text[:READ_CHARS])
+        for pos, sentence in enumerate(s for paragraph in paragraphs for s in split_sentences(paragraph)):
+            if len(sentence) > MAX_SENTENCE_CHARS:
+                continue
             key = " ".join(tokenize(sentence))
             if key and key not in seen:  # overlapping chunks repeat sentences
                 seen.add(key)

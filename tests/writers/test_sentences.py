@@ -31,3 +31,15 @@ def test_a_passage_is_about_the_question_when_it_names_most_of_what_the_question
 ])
 def test_a_question_asking_how_many_or_when_is_answered_only_by_a_sentence_with_a_number(question, sentence, expected):
     assert fits(question, sentence) is expected
+
+
+def test_a_giant_passage_gives_no_giant_sentence():
+    from models import Chunk, Hit
+    from writers.sentences import MAX_SENTENCE_CHARS, candidates
+
+    giant = "z" * 3_000_000 + ". Zebras are equines."  # stored before uploads were cut to size
+    hits = [Hit(Chunk("old#0", "old", "Old upload", giant, 0, len(giant)), 1.0, 0.5, 0.8),
+            Hit(Chunk("zebra#0", "zebra", "Zebra", "Zebras are African equines. They have stripes.", 0, 47), 1.0, 0.5, 0.8)]
+    found = candidates(hits)
+    assert found and all(len(sentence) <= MAX_SENTENCE_CHARS for _, _, sentence in found)
+    assert [s for n, _, s in found if n == 2] == ["Zebras are African equines.", "They have stripes."]

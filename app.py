@@ -27,6 +27,7 @@ from pipeline import Pipeline
 from search.embedding import Embedder, ModelNotFound
 from search.library import Library, LibraryError
 from storage.database import NewerSchema
+from storage import provider_state
 from storage.history import History
 from storage.store import Store
 from web.documents import bp as documents_bp
@@ -122,7 +123,7 @@ def share_provider_state(services: Services | None, history: History | None) -> 
     if services is not None and history is not None:
         for name, writer in services.pipeline.generator.writers.items():
             if getattr(writer, "guard", None) is not None:
-                writer.guard.publish = functools.partial(history.save_provider_state, name)
+                writer.guard.publish = functools.partial(provider_state.save, history, name)
     return services
 
 

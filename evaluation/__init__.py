@@ -7,7 +7,8 @@ evaluate.py          retrieval metrics per mode, answer quality, abstention with
 calibrate.py         the support and decline thresholds chosen on dev sets; BM25 hard negatives
 metrics.py           nDCG, recall, MRR, SQuAD normalisation, answer F1, percentiles
 benchmark.py         per-stage latency and memory on synthetic corpora; BM25 against rank_bm25
-bench_ingest.py      PDF pages per minute, parsing alone and whole ingest
+bench_ingest.py      PDF pages per minute, parsing alone and whole ingest; a no-space text's peak memory
+load.py              flask --app app load: N clients against a running server on this machine
 train_classifier.py  the query classifier's head on data/query_types.jsonl
 train_reranker.py    a cross-encoder from a shipped encoder, with BM25 hard negatives
 """

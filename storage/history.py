@@ -4,8 +4,7 @@ One row per answer (the question, the standalone question it was rewritten to, t
 passages it was given, which writer and model wrote it, timings) plus a feedback table (up/down and a comment).
 A reviewer sets a status per answer: unreviewed, approved, corrected (with the corrected text) or rejected.
 `turns()` gives the last turns of a session, which question/rewrite.py uses to rewrite follow-up questions.
-The file also keeps each model provider's last state (its circuit and last call), written by whichever worker
-called it last, so that every worker's /api/health says the same.
+The file also holds the table of each model provider's last state (storage/provider_state.py).
 Text search is over question, standalone question and answer, in any script: the searched text is kept in a
 normalised form (NFKC, case-folded, Hebrew vowel points and cantillation removed, punctuation as spaces), so
 "שָׁבַּת" finds "שבת" and "Shabbat?" finds "shabbat". Every word of the query must occur (as a substring); words of
@@ -70,7 +69,7 @@ MIGRATIONS = [
         )""",
         "CREATE INDEX feedback_answer ON feedback(answer_id, id)",
     ),
-    (  # each model provider's circuit and last call, as the worker that last called it saw them
+    (  # storage/provider_state.py
         "CREATE TABLE provider_state (name TEXT PRIMARY KEY, state TEXT NOT NULL, updated_at REAL NOT NULL)",
     ),
 ]
@@ -232,16 +231,6 @@ class History:
                                    (answer_id,)).fetchall()
         record["feedback"] = [dict(f) for f in feedback]
         return record
-
-    def save_provider_state(self, name: str, state: dict) -> None:
-        """Keep a provider's state (circuit, last call) for every worker's health."""
-        self.db.execute("INSERT INTO provider_state (name, state, updated_at) VALUES (?, ?, ?) ON CONFLICT(name) "
-                        "DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at",
-                        (name, json.dumps(state), time.time()))
-
-    def provider_states(self) -> dict[str, dict]:
-        """The providers' last states by name."""
-        return {name: json.loads(state) for name, state in self.db.execute("SELECT name, state FROM provider_state")}
 
     def add_feedback(self, answer_id: str, rating: str, comment: str | None = None) -> dict:
         """Record an up or down rating with an optional comment; returns the answer's counts {"up": n, "down": n}."""

@@ -7,4 +7,6 @@ validation.py  request bodies and parameters checked with named limits
 shaping.py     the pipeline's records as the API's JSON, and the answer logged with its id
 errors.py      ApiError and the one way an error becomes a response; CSP and security headers
 services.py    what views read from the app: the loaded services and the history
+guard.py       the Host check and the refusal of cross-site writes
+server.py      `flask --app app serve`: waitress, which holds slow clients without a thread
 """

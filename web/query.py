@@ -8,6 +8,7 @@ from contextlib import closing
 
 from flask import Blueprint, Response, current_app, stream_with_context
 
+from storage import provider_state
 from web.errors import ApiError
 from web.services import kept_history, loader, services
 from web.shaping import evidence_json, logged, question_json, sse
@@ -40,7 +41,7 @@ def health():
 def shared_providers(providers: dict) -> dict:
     """The providers' health with the circuit and last call every worker shares (the history file keeps them)."""
     history = kept_history()
-    shared = history.provider_states() if history is not None else {}
+    shared = provider_state.load(history) if history is not None else {}
     return {name: {**state, **{k: shared[name][k] for k in ("circuit", "last_call") if k in shared.get(name, {})}}
             for name, state in providers.items()}
 

@@ -9,4 +9,5 @@ gemini.py            Gemini: a JSON answer schema, validated, streamed sentence 
 resilience.py        retries with backoff and jitter, Retry-After, the circuit breaker
 offline.py           the offline writer: cited sentences of the passages, or an honest decline
 verify.py            claims checked: valid number, verbatim quotes, support; uncited and unsupported removed
+instructions.py      instructions planted in uploads: claims that tell the reader to act, resting only on them
 """

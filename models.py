@@ -3,7 +3,7 @@
 Behaviour lives in the stage modules (retrieval.py, generator.py, pipeline.py); these are data, and what a
 chunk's data says of itself (its heading, the text that is indexed).
 """
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 
 @dataclass(frozen=True)
@@ -13,6 +13,11 @@ class Document:
     id: str
     title: str
     text: str
+
+
+# Characters of a passage that retrieval hands on: uploads are cut to 4,800 characters, but a passage stored
+# before that may hold megabytes without a break, and every stage after retrieval reads its text.
+MAX_PASSAGE_READ = 20_000
 
 
 @dataclass(frozen=True)
@@ -33,6 +38,12 @@ class Chunk:
     def heading(self) -> str:
         """Where the chunk sits, in words: its title and section labels ("Shulchan Arukh אורח חיים סימן שי״ח ...")."""
         return " ".join(filter(None, [self.title, *self.section_path]))
+
+    def bounded(self) -> "Chunk":
+        """The chunk with at most MAX_PASSAGE_READ characters of its text: what answering reads of it."""
+        if len(self.text) <= MAX_PASSAGE_READ:
+            return self
+        return replace(self, text=self.text[:MAX_PASSAGE_READ], end=self.start + MAX_PASSAGE_READ)
 
     @property
     def passage_text(self) -> str:

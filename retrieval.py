@@ -115,8 +115,8 @@ class Retriever:
         rank_by = {"bm25": bm25, "dense": dense}.get(mode, fused)
         depth = cfg.rerank_depth if mode == "rerank" else 0
         order = _top(rank_by, max(top_k, depth))
-        hits = [Hit(view.chunks[ids[i]], float(bm25[i]), float(dense[i]), float(fused[i]), position=int(ids[i]))
-                for i in order]
+        hits = [Hit(view.chunks[ids[i]].bounded(), float(bm25[i]), float(dense[i]), float(fused[i]),
+                    position=int(ids[i])) for i in order]
         lap("fusion")
 
         if depth and hits:  # the best `depth` fused hits are re-scored; any below them keep the fused order
@@ -130,9 +130,9 @@ class Retriever:
         for hit in hits:  # the passages around each hit, for context
             before, after = hit.position - 1, hit.position + 1
             if before >= 0 and view.chunks[before].doc_id == hit.chunk.doc_id:
-                hit.context_before = view.chunks[before].text
+                hit.context_before = view.chunks[before].bounded().text
             if after < len(view.chunks) and view.chunks[after].doc_id == hit.chunk.doc_id:
-                hit.context_after = view.chunks[after].text
+                hit.context_after = view.chunks[after].bounded().text
         return hits
 
     def allowed(self, view, filters: dict | None) -> np.ndarray | None:

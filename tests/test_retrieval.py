@@ -163,3 +163,26 @@ def test_hebrew_queries_fuse_with_their_own_weight_and_skip_the_reranker():
     assert hit.ce_score is None and retriever.reranker.seen == []  # no cross-encoder reads Hebrew here
     [english] = retriever.search("Shulchan Arukh", top_k=1)
     assert english.ce_score is not None  # other queries are re-ranked and fused with alpha
+
+
+
+def test_a_giant_passage_reaches_answering_cut_to_max_passage_read():
+    import faiss
+
+    from conftest import CORPUS, FakeEmbedder
+    from evaluation.libraries import FixedLibrary
+    from ingest.corpus import chunk_documents
+    from models import MAX_PASSAGE_READ, Chunk
+    from search.library import View, index_bm25
+
+    text = "Penicillin " + "x" * (3 * MAX_PASSAGE_READ)  # stored before uploads were cut to size
+    chunks = chunk_documents(CORPUS, 1200, 200) + [Chunk("giant#0", "giant", "Penicillin notes", text, 0, len(text)),
+                                                    Chunk("giant#1", "giant", "Penicillin notes", text, 0, len(text))]
+    embedder = FakeEmbedder()
+    index = faiss.IndexFlatIP(embedder.dim)
+    index.add(embedder.embed([c.passage_text for c in chunks]))
+    retriever = Retriever(FixedLibrary(View.of(chunks, index_bm25(chunks), index)), embedder)
+    hits = retriever.search("penicillin notes", 5)
+    found = next(h for h in hits if h.chunk.doc_id == "giant")
+    assert len(found.chunk.text) == MAX_PASSAGE_READ and found.chunk.end == found.chunk.start + MAX_PASSAGE_READ
+    assert len(found.context_after or found.context_before) == MAX_PASSAGE_READ  # its neighbour is cut too

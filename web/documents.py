@@ -8,13 +8,14 @@ above MAX_LIBRARY_BYTES) and the jobs waiting (429 from MAX_QUEUED_JOBS on, re-i
 Files are stored under names the server makes; the user's file name is kept for display only.
 """
 import re
+import threading
 
 from flask import Blueprint, current_app, request, url_for
 
 from ingest.jobs import METADATA_FIELDS as DOCUMENT_FIELDS
 from ingest.jobs import Ingestor
 from ingest.parsers import check_upload
-from ingest.records import display_name
+from ingest.records import Limits, display_name
 from storage.store import Store
 from web.errors import ApiError
 from web.services import services
@@ -27,6 +28,8 @@ METADATA_FIELDS = (*DOCUMENT_FIELDS, "document_id")
 MAX_FIELD_CHARS = 300
 DOCUMENT_ID = re.compile(r"^[\w-]{1,80}$")
 CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+MAX_NAME_CHARS = 255  # what file systems allow
+ROOM = threading.Lock()  # held while the limits are checked and a job is queued (one process; see README)
 DEFAULT_PAGE, PAGE_MAX = 100, 500
 FIXED = "This server's library is fixed (an evaluation build); it cannot add documents."
 
@@ -83,6 +86,9 @@ def upload():
     if CONTROL.search(upload.filename):
         raise ApiError("The file name contains control characters (such as a NUL byte); "
                        "rename the file and upload it again.")
+    if len(upload.filename) > MAX_NAME_CHARS:
+        raise ApiError(f"The file name has {len(upload.filename):,} characters; the limit is {MAX_NAME_CHARS}. "
+                       "Rename the file and upload it again.")
     options = {}
     for name in METADATA_FIELDS:
         value = request.form.get(name, "").strip()
@@ -98,9 +104,10 @@ def upload():
     data = upload.read()
     if not data:
         raise ApiError(f"{display_name(upload.filename)} is empty.")
-    check_room(worker, len(data), display_name(upload.filename))
-    check_upload(data, upload.filename)  # a RejectedFile is a 415 with its reason (errors.py)
-    job = worker.submit_file(data, upload.filename, options)
+    check_upload(data, upload.filename, worker.limits or Limits())  # a RejectedFile is a 415 with its reason (errors.py)
+    with ROOM:  # the check and the queueing together, so two uploads at once cannot both take the last room
+        check_room(worker, len(data), display_name(upload.filename))
+        job = worker.submit_file(data, upload.filename, options)
     return job_json(job), 202, {"Location": url_for("documents.job", job_id=job.id)}
 
 
@@ -135,9 +142,10 @@ def delete_document(doc_id: str):
 def reindex(doc_id: str):
     """Queue a re-index of a document from its stored file: 202 with the job."""
     worker = ingestor()
-    check_room(worker)
     try:
-        job = worker.submit_reindex(doc_id)
+        with ROOM:
+            check_room(worker)
+            job = worker.submit_reindex(doc_id)
     except ValueError as exc:
         raise ApiError(str(exc), 409) from None
     if job is None:

@@ -3,8 +3,10 @@
 Every request must name an allowed host: localhost, 127.0.0.1, ::1, the address the server is bound to, and
 the names of the ALLOWED_HOSTS setting (comma-separated; "*" allows any). A page on another site that the user
 visits can make the browser send requests here; a request that changes anything (POST, PUT, PATCH, DELETE)
-is therefore refused with 403 when the browser marks it as coming from elsewhere (a foreign Origin, or
-Sec-Fetch-Site other than same-origin). A browser request must also carry the CLIENT_HEADER the page sends: a
+is therefore refused with 403 when the browser marks it as coming from elsewhere: Sec-Fetch-Site other than
+same-origin or none (a typed URL), or, from a browser too old to send Sec-Fetch-Site, an Origin that is not this
+server (compared only then, so a TLS proxy in front does not make the page's own Origin look foreign). A browser
+request must also carry the CLIENT_HEADER the page sends: a
 foreign page cannot add a custom header without a CORS preflight, which this server never grants. Scripts
 (curl, requests) send no Origin and no Sec-Fetch-Site, and pass without the header.
 Does not: authenticate anyone (there are no users yet) or limit reading: a cross-site page cannot read the
@@ -26,7 +28,7 @@ MAX_URL_CHARS = 8192
 def hostname(host: str) -> str | None:
     """The name part of a Host header or an Origin's netloc, lower-cased; None when it cannot be read."""
     try:
-        return urlsplit(f"//{host}").hostname
+        return urlsplit(f"//{host.strip()}").hostname
     except ValueError:
         return None
 
@@ -34,11 +36,12 @@ def hostname(host: str) -> str | None:
 def allowed_hosts(config) -> set[str] | None:
     """The host names this server answers to; None: any."""
     extra = config.get("ALLOWED_HOSTS") or ""
-    names = [n.strip().lower() for n in (extra.split(",") if isinstance(extra, str) else extra) if n.strip()]
-    if "*" in names:
+    entries = [n.strip() for n in (extra.split(",") if isinstance(extra, str) else extra) if n.strip()]
+    if "*" in entries:
         return None
+    names = [hostname(n) for n in entries]  # "evidenz.lan:8080" and "[fe80::1]" name their hosts
     bound = (config.get("BIND_HOST") or "").strip("[]").lower()
-    return {*LOCAL_HOSTS, *names, *([bound] if bound not in ANY_ADDRESS else [])}
+    return {*LOCAL_HOSTS, *filter(None, names), *([bound] if bound not in ANY_ADDRESS else [])}
 
 
 def check_host() -> None:
@@ -55,7 +58,10 @@ def check_host() -> None:
 
 def same_origin(origin: str) -> bool:
     """Whether an Origin header names this server as the request reached it (scheme, host and port)."""
-    parts = urlsplit(origin) if origin != "null" else None
+    try:
+        parts = urlsplit(origin) if origin != "null" else None
+    except ValueError:  # "http://[": not an origin at all
+        return False
     return bool(parts) and parts.scheme == request.scheme and parts.netloc.lower() == request.host.lower()
 
 
@@ -69,7 +75,7 @@ def check_cross_site() -> None:
                "from scripts, not from other sites.")
     if site is not None and site not in ("same-origin", "none"):
         raise ApiError(f"{refused} This one came from a {site[:20]} page.", 403)
-    if origin is not None and not same_origin(origin):
+    if site is None and origin is not None and not same_origin(origin):
         raise ApiError(f"{refused} This one came from {origin[:100]}.", 403)
     if (origin is not None or site is not None) and not request.headers.get(CLIENT_HEADER):
         raise ApiError(f"{refused} A browser request must carry the {CLIENT_HEADER} header, as the page sends it.", 403)

@@ -42,8 +42,18 @@ def shared_providers(providers: dict) -> dict:
     """The providers' health with the circuit and last call every worker shares (the history file keeps them)."""
     history = kept_history()
     shared = provider_state.load(history) if history is not None else {}
-    return {name: {**state, **{k: shared[name][k] for k in ("circuit", "last_call") if k in shared.get(name, {})}}
-            for name, state in providers.items()}
+    out = {}
+    for name, state in providers.items():
+        seen = shared.get(name, {})
+        if not seen:  # never called by any worker since the file was made
+            out[name] = state
+            continue
+        shared_keys = ("circuit", "last_call", "retry_at")
+        out[name] = {**{k: v for k, v in state.items() if k not in shared_keys},
+                     **{k: seen[k] for k in shared_keys if k in seen}}
+        if seen.get("circuit") == "open" and seen.get("retry_at", float("inf")) <= time.time():
+            out[name]["circuit"] = "half_open"  # its cooldown passed with no call since: the next one is a trial
+    return out
 
 
 def query_arguments(pipeline) -> dict:

@@ -4,8 +4,9 @@ waitress reads every request whole (headers and body) in its event loop before a
 so a client that sends its request slowly, or never finishes it, holds a socket and no thread: fifty such
 clients cost the server nothing while the others are answered. A connection idle for CHANNEL_TIMEOUT seconds
 is dropped. One process holds the models, the indexes and the ingest worker once; its threads answer
-requests side by side, each running torch on TORCH_THREADS threads (default 1), so that concurrent requests
-share the cores instead of every request spreading over all of them and fighting the others.
+requests side by side. torch is set to TORCH_THREADS threads (default 1) for the whole process, so each
+request's torch work stays on one core and concurrent requests share the cores instead of every request
+spreading over all of them and fighting the others.
 Does not: terminate TLS or authenticate (put a proxy in front for a public address).
 """
 import logging

@@ -133,6 +133,6 @@ def whole_number(name: str, default: int, low: int, high: int) -> int:
     raw = request.args.get(name)
     if raw is None or raw == "":
         return default
-    if not raw.isascii() or not raw.isdigit() or not low <= int(raw) <= high:
+    if not raw.isascii() or not raw.isdigit() or len(raw) > len(str(high)) or not low <= int(raw) <= high:
         raise ApiError(f'"{name}" must be a whole number from {low} to {high:,}.')
     return int(raw)

@@ -3,7 +3,7 @@
 Every hosted writer (hosted.py) runs its HTTP calls through a Guard. A call that fails with a transient
 failure (timeout, connection error, HTTP 408/429/500/502/503/504, Anthropic's 529) is tried again after
 an exponential backoff with full jitter, or after the server's Retry-After when it sent one (capped).
-Repeated failures of the provider (not a request's own refusals: a 400, an unknown model's 404) open
+Repeated failures of the provider (not a request's own refusals, such as an unknown model's 404) open
 the writer's CircuitBreaker: for a cooldown every call fails at once, then a
 single trial call decides whether it closes again. The SDKs' own retries are turned off, so a request is
 retried here and nowhere else.
@@ -24,7 +24,8 @@ log = logging.getLogger(__name__)
 
 TRANSIENT_STATUS = frozenset({408, 429, 500, 502, 503, 504, 529})  # 529: Anthropic "overloaded"
 # Refusals of one request (a bad argument, an unknown model): they never open the circuit for everyone.
-REQUEST_FAULT_STATUS = frozenset({400, 404, 409, 413, 422})
+# A 400 is not among them: Gemini answers a bad API key with one, and that is everyone's problem.
+REQUEST_FAULT_STATUS = frozenset({404, 409, 413, 422})
 
 
 @dataclass(frozen=True)
@@ -34,7 +35,7 @@ class Failure:
     reason: str  # short, e.g. "HTTP 503" or "timed out"
     transient: bool  # trying again may help
     retry_after: float | None = None  # seconds the server asked us to wait
-    provider_fault: bool = True  # False: the request was at fault (a 400 or 404), which says nothing of the provider
+    provider_fault: bool = True  # False: the request was at fault (an unknown model's 404), which says nothing of the provider
 
 
 @dataclass(frozen=True)
@@ -201,5 +202,8 @@ class Guard:
                 log.exception("%s: could not share the provider's state", self.label)
 
     def status(self) -> dict:
-        """The breaker's state and the last call, for /api/health."""
-        return {"circuit": self.breaker.state, "last_call": self.last_call}
+        """The breaker's state and the last call, for /api/health; while open, when (wall clock) it lets a trial in."""
+        state = {"circuit": self.breaker.state, "last_call": self.last_call}
+        if state["circuit"] == "open":
+            state["retry_at"] = time.time() + max(0.0, self.breaker.opened_at + self.breaker.cooldown - self.clock())
+        return state

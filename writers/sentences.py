@@ -15,13 +15,12 @@ import regex
 from hebrew.words import STOP_WORDS, tokenize
 from ingest import structure
 from ingest.chunking import split_sentences
-from models import Hit
+from models import MAX_PASSAGE_READ, Hit
 
 HEADING_WORDS = 10  # a first line this short without closing punctuation is a heading ("Chapter 3: Varroa Mites")
 CLOSING = re.compile(r"[.!?:;׃\"'”)\]]\s*$")
 
-READ_CHARS = 20_000  # of a passage (uploads are cut to 4,800; older passages may be far longer)
-MAX_SENTENCE_CHARS = 2_000
+MAX_SENTENCE_CHARS = 2_000  # a "sentence" longer than this is a run of text without breaks, not an answer
 
 
 def is_heading(line: str, first_of_several: bool) -> bool:
@@ -98,12 +97,12 @@ def cite(sentence: str, n: int) -> str:
 def candidates(hits: list[Hit]) -> list[tuple[int, int, str]]:
     """(passage number, position, sentence) for every distinct sentence of the passages.
 
-    Only the first READ_CHARS of a passage are read, and a "sentence" longer than MAX_SENTENCE_CHARS is none:
-    a passage stored before uploads were cut to size can hold megabytes without a break.
+    Only the first MAX_PASSAGE_READ characters of a passage are read, and a "sentence" longer than
+    MAX_SENTENCE_CHARS is none: a passage stored before uploads were cut to size can hold megabytes without a break.
     """
     seen, out = set(), []
     for n, hit in enumerate(hits, start=1):
-        paragraphs = prose(hit.chunk.text[:READ_CHARS])
+        paragraphs = prose(hit.chunk.text[:MAX_PASSAGE_READ])
         for pos, sentence in enumerate(s for paragraph in paragraphs for s in split_sentences(paragraph)):
             if len(sentence) > MAX_SENTENCE_CHARS:
                 continue

@@ -90,3 +90,22 @@ def test_a_server_bound_to_every_address_does_not_answer_every_name():
 def test_an_over_long_url_is_a_json_414(client):
     response = client.get("/api/documents?q=" + "x" * 10_000)
     assert response.status_code == 414 and "JSON body" in response.get_json()["error"]
+
+
+@pytest.mark.parametrize("origin", ["http://[", "http://[::1", "http://a]b"])
+def test_a_malformed_origin_is_foreign(client, origin):
+    response = client.post("/api/query", json={"question": "Who?"}, headers={"Origin": origin, CLIENT_HEADER: "page"})
+    assert response.status_code == 403
+
+
+def test_behind_a_tls_proxy_the_page_still_writes(client):
+    # the browser saw https://evidenz.example; the proxy reached us over http as localhost
+    headers = {"Origin": "https://evidenz.example", "Sec-Fetch-Site": "same-origin", CLIENT_HEADER: "page"}
+    assert client.post("/api/query", json={"question": "Who discovered penicillin?"}, headers=headers).status_code == 200
+
+
+def test_allowed_hosts_may_name_ports_and_brackets():
+    app = create_app({"TESTING": True, "ALLOWED_HOSTS": "evidenz.lan:8080,[fe80::1]"}, pipeline=make_pipeline())
+    client = app.test_client()
+    assert client.get("/api/health", headers={"Host": "evidenz.lan:8080"}).status_code == 200
+    assert client.get("/api/health", headers={"Host": "[fe80::1]:5000"}).status_code == 200

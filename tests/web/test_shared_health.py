@@ -34,3 +34,14 @@ def test_consecutive_health_calls_on_two_workers_agree(standin, tmp_path):
     assert second.post("/api/query", json={"question": "Who discovered penicillin?"}).status_code == 200
     told = [providers(first), providers(second)]
     assert told[0] == told[1] and told[0]["circuit"] == "closed" and told[0]["last_call"]["ok"] is True
+
+
+def test_an_open_circuit_whose_cooldown_has_passed_is_not_shown_open(standin, tmp_path):
+    from storage import provider_state
+
+    client = worker(standin, tmp_path / "history.sqlite3")
+    history = client.application.extensions["history"]
+    provider_state.save(history, "openai", {"circuit": "open", "last_call": {"ok": False}, "retry_at": 1.0})
+    assert providers(client)["circuit"] == "half_open"
+    provider_state.save(history, "openai", {"circuit": "open", "last_call": {"ok": False}, "retry_at": 4e9})
+    assert providers(client)["circuit"] == "open"

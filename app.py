@@ -26,8 +26,8 @@ from ingest.records import Limits
 from pipeline import Pipeline
 from search.embedding import Embedder, ModelNotFound
 from search.library import Library, LibraryError
-from storage.database import NewerSchema
 from storage import provider_state
+from storage.database import NewerSchema
 from storage.history import History
 from storage.store import Store
 from web.documents import bp as documents_bp
@@ -84,7 +84,7 @@ DEFAULTS = {
     "HISTORY_DB": "data/history.sqlite3",  # every answer, conversations, feedback and reviews
     "ALLOWED_HOSTS": "",  # names the server answers to besides localhost and its bind address, comma-separated (web/guard.py)
     "BIND_HOST": "",  # the address `serve` binds (set by it)
-    "TORCH_THREADS": 1,  # torch threads per request under `serve`: concurrent requests share the cores (web/server.py)
+    "TORCH_THREADS": 1,  # torch threads of the process under `serve`: concurrent requests share the cores (web/server.py)
 }
 
 

@@ -104,9 +104,9 @@ def upload():
     data = upload.read()
     if not data:
         raise ApiError(f"{display_name(upload.filename)} is empty.")
-    check_upload(data, upload.filename, worker.limits or Limits())  # a RejectedFile is a 415 with its reason (errors.py)
-    with ROOM:  # the check and the queueing together, so two uploads at once cannot both take the last room
+    with ROOM:  # the checks and the queueing together, so two uploads at once cannot both take the last room
         check_room(worker, len(data), display_name(upload.filename))
+        check_upload(data, upload.filename, worker.limits or Limits())  # a RejectedFile is a 415 (errors.py)
         job = worker.submit_file(data, upload.filename, options)
     return job_json(job), 202, {"Location": url_for("documents.job", job_id=job.id)}
 

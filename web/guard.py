@@ -6,9 +6,9 @@ visits can make the browser send requests here; a request that changes anything 
 is therefore refused with 403 when the browser marks it as coming from elsewhere: Sec-Fetch-Site other than
 same-origin or none (a typed URL), or, from a browser too old to send Sec-Fetch-Site, an Origin that is not this
 server (compared only then, so a TLS proxy in front does not make the page's own Origin look foreign). A browser
-request must also carry the CLIENT_HEADER the page sends: a
-foreign page cannot add a custom header without a CORS preflight, which this server never grants. Scripts
-(curl, requests) send no Origin and no Sec-Fetch-Site, and pass without the header.
+request must also carry the CLIENT_HEADER the page sends: a foreign page cannot add a custom header without a
+CORS preflight, which this server never grants. Scripts (curl, requests) send no Origin and no Sec-Fetch-Site,
+and pass without the header.
 Does not: authenticate anyone (there are no users yet) or limit reading: a cross-site page cannot read the
 answers, since no response allows another origin.
 """

@@ -78,6 +78,8 @@ function excerpt(text, spans) {
   return { text: prefix + text.slice(from, to) + (to < text.length ? "…" : ""), spans: shifted };
 }
 
+let shownFor = null;  // the link whose passage the popover shows
+
 function showPopover(link, passage, citation) {
   const check = citationCheck(citation);
   popover.querySelector(".popover-n").textContent = `[${passage.n}]`;
@@ -89,6 +91,7 @@ function showPopover(link, passage, citation) {
   popover.querySelector(".popover-text").classList.toggle("unverified-span", !check.ok);
   wrapMarks(popover.querySelector(".popover-text"), part.text, part.spans);  // already UTF-16 units
   popover.hidden = false;
+  shownFor = link;
   const box = link.getBoundingClientRect();
   const width = popover.offsetWidth;
   const left = Math.min(Math.max(8, box.left), document.documentElement.clientWidth - width - 8);
@@ -98,7 +101,10 @@ function showPopover(link, passage, citation) {
   link.setAttribute("aria-describedby", "cite-popover");
 }
 
+// Only the link the popover shows may hide it: the mouse leaving [1] must not hide what focus on [4] shows.
 function hidePopover(link) {
+  if (shownFor !== link) return;
+  shownFor = null;
   popover.hidden = true;
   link.removeAttribute("aria-describedby");
 }

@@ -20,6 +20,7 @@ from flask import Flask
 
 from evaluation.commands import commands as evaluation_commands
 from evaluation.load import load_command
+from ingest.chunking import max_passage_chars
 from ingest.commands import commands as ingest_commands
 from ingest.jobs import Ingestor
 from ingest.records import Limits
@@ -88,6 +89,15 @@ DEFAULTS = {
 }
 
 
+# Settings that name several things: comma-separated in the environment, a tuple in app.config.
+LIST_SETTINGS = ("ALLOWED_HOSTS", "GEMINI_MODELS", "CLAUDE_MODELS", "OPENAI_MODELS")
+
+
+def names(value) -> tuple[str, ...]:
+    """A list setting as a tuple of its names: from "a, b" (the environment) or a list (a test's config)."""
+    return tuple(n.strip() for n in (value.split(",") if isinstance(value, str) else value or ()) if n.strip())
+
+
 @dataclass
 class Services:
     """What a loaded server holds: the pipeline, and the library it searches with the worker that changes it."""
@@ -105,7 +115,8 @@ class Services:
 
 def upload_limits(config) -> Limits:
     """What one upload may cost, from the settings: its size, and its longest passage (4 × MAX_CHARS)."""
-    return Limits(max_bytes=int(config["MAX_UPLOAD_BYTES"]), max_passage_chars=4 * int(config["MAX_CHARS"]))
+    return Limits(max_bytes=int(config["MAX_UPLOAD_BYTES"]),
+                  max_passage_chars=max_passage_chars(int(config["MAX_CHARS"])))
 
 
 def build(config) -> Services:
@@ -176,6 +187,8 @@ def create_app(config=None, pipeline=None, library=None) -> Flask:
     app.config.from_prefixed_env()
     if config:
         app.config.update(config)
+    for setting in LIST_SETTINGS:
+        app.config[setting] = names(app.config[setting])
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
     # tests that name no history file get a fresh one, so they never write into data/

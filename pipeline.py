@@ -162,21 +162,15 @@ class Pipeline:
 def hosted_writers(config) -> dict:
     """The model writers whose keys or servers the config names, by provider name."""
     writers, timeout, retries = {}, config["LLM_TIMEOUT"], config["LLM_RETRIES"]
-
-    def allowed(setting: str) -> tuple[str, ...]:
-        """The model names a request may choose besides the default: a comma-separated setting."""
-        value = config.get(setting) or ""
-        return tuple(n.strip() for n in (value.split(",") if isinstance(value, str) else value) if n.strip())
-
     if config["ANTHROPIC_API_KEY"]:
         writers["claude"] = ClaudeWriter(
             config["ANTHROPIC_API_KEY"], config["CLAUDE_MODEL"], config["ANTHROPIC_BASE_URL"], timeout, retries,
-            models=allowed("CLAUDE_MODELS"),
+            models=config["CLAUDE_MODELS"],
         )
     if config["GEMINI_API_KEY"]:
         writers["gemini"] = GeminiWriter(
             config["GEMINI_API_KEY"], config["GEMINI_MODEL"], config["GEMINI_BASE_URL"], timeout, retries,
-            models=allowed("GEMINI_MODELS"),
+            models=config["GEMINI_MODELS"],
         )
     if config["OPENAI_BASE_URL"]:
         if not config["OPENAI_MODEL"]:
@@ -184,7 +178,7 @@ def hosted_writers(config) -> dict:
                              "(FLASK_OPENAI_MODEL=llama3.1:8b, for example)")
         writers["openai"] = OpenAIWriter(
             config["OPENAI_BASE_URL"], config["OPENAI_MODEL"], config["OPENAI_API_KEY"], timeout, retries,
-            models=allowed("OPENAI_MODELS"),
+            models=config["OPENAI_MODELS"],
         )
     return writers
 

@@ -11,8 +11,16 @@ from functools import lru_cache
 
 MAX_CHARS = 1200  # design default: a passage is at most this long
 OVERLAP_CHARS = 200  # design default: text shared by consecutive passages of a document
-# uploads are sized in words (sizing.py), so their passages run longer than MAX_CHARS, but never past this
-MAX_PASSAGE_CHARS = 4 * MAX_CHARS
+# uploads are sized in words (sizing.py), so their passages run longer than MAX_CHARS: up to this many times it
+PASSAGE_TIMES = 4
+
+
+def max_passage_chars(max_chars: int = MAX_CHARS) -> int:
+    """The longest passage an upload may have, for a chunk size of max_chars."""
+    return PASSAGE_TIMES * max_chars
+
+
+MAX_PASSAGE_CHARS = max_passage_chars()
 
 
 @lru_cache(maxsize=1)

@@ -47,7 +47,7 @@ class Ingestor:
     def __init__(self, library, limits=None):
         self.library = library
         self.store = library.store
-        self.limits = limits
+        self.limits = limits or Limits()
         self.uploads = library.folder / "uploads"  # files waiting for their job, under names the server made
         self.files = library.folder / "files"  # the source file of each document, for re-indexing
         self.locks = library.folder / "jobs"
@@ -200,14 +200,13 @@ class Ingestor:
             return "unchanged"
 
         self.store.update_job(job.id, status="running", stage="parsing")
-        limits = self.limits or Limits()
-        parsed = parse_file(source, job.filename or source.name, limits)
+        parsed = parse_file(source, job.filename or source.name, self.limits)
         title = job.options.get("title") or parsed.title or Path(base_name(job.filename or source.name)).stem
         title = title[:MAX_TITLE_CHARS]  # every passage repeats it
         work = job.options.get("work") or title
 
         self.store.update_job(job.id, stage="chunking", warnings=parsed.warnings)
-        pieces = split(parsed.text, work, parsed.units, parsed.section_names, max_chars=limits.max_passage_chars)
+        pieces = split(parsed.text, work, parsed.units, parsed.section_names, max_chars=self.limits.max_passage_chars)
         chunks = [Chunk(f"{job.document_id}#{n}", job.document_id, title, p.text, p.start, p.end,
                         tuple(p.section_path), p.ref, p.parent_ref) for n, p in enumerate(pieces)]
 

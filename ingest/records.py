@@ -11,6 +11,7 @@ from pathlib import PurePath
 from ingest.chunking import MAX_PASSAGE_CHARS
 
 MAX_NAME_CHARS = 80  # a longer file name is shortened in messages and lists, keeping its extension
+CONTROL = re.compile(r"[\x00-\x1f\x7f]")  # control characters: never part of a shown or stored name
 
 
 @dataclass
@@ -57,7 +58,7 @@ class Limits:
 
 def base_name(filename: str) -> str:
     """The user's file name without folders or control characters."""
-    return re.sub(r"[\x00-\x1f\x7f]", "", re.split(r"[\\/]", filename)[-1])
+    return CONTROL.sub("", re.split(r"[\\/]", filename)[-1])
 
 
 def extension(filename: str) -> str:

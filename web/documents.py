@@ -15,7 +15,7 @@ from flask import Blueprint, current_app, request, url_for
 from ingest.jobs import METADATA_FIELDS as DOCUMENT_FIELDS
 from ingest.jobs import Ingestor
 from ingest.parsers import check_upload
-from ingest.records import Limits, display_name
+from ingest.records import CONTROL, display_name
 from storage.store import Store
 from web.errors import ApiError
 from web.services import services
@@ -27,8 +27,7 @@ bp = Blueprint("documents", __name__)
 METADATA_FIELDS = (*DOCUMENT_FIELDS, "document_id")
 MAX_FIELD_CHARS = 300
 DOCUMENT_ID = re.compile(r"^[\w-]{1,80}$")
-CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-MAX_NAME_CHARS = 255  # what file systems allow
+MAX_FILENAME_CHARS = 255  # what file systems allow
 ROOM = threading.Lock()  # held while the limits are checked and a job is queued (one process; see README)
 DEFAULT_PAGE, PAGE_MAX = 100, 500
 FIXED = "This server's library is fixed (an evaluation build); it cannot add documents."
@@ -86,8 +85,8 @@ def upload():
     if CONTROL.search(upload.filename):
         raise ApiError("The file name contains control characters (such as a NUL byte); "
                        "rename the file and upload it again.")
-    if len(upload.filename) > MAX_NAME_CHARS:
-        raise ApiError(f"The file name has {len(upload.filename):,} characters; the limit is {MAX_NAME_CHARS}. "
+    if len(upload.filename) > MAX_FILENAME_CHARS:
+        raise ApiError(f"The file name has {len(upload.filename):,} characters; the limit is {MAX_FILENAME_CHARS}. "
                        "Rename the file and upload it again.")
     options = {}
     for name in METADATA_FIELDS:
@@ -106,7 +105,7 @@ def upload():
         raise ApiError(f"{display_name(upload.filename)} is empty.")
     with ROOM:  # the checks and the queueing together, so two uploads at once cannot both take the last room
         check_room(worker, len(data), display_name(upload.filename))
-        check_upload(data, upload.filename, worker.limits or Limits())  # a RejectedFile is a 415 (errors.py)
+        check_upload(data, upload.filename, worker.limits)  # a RejectedFile is a 415 (errors.py)
         job = worker.submit_file(data, upload.filename, options)
     return job_json(job), 202, {"Location": url_for("documents.job", job_id=job.id)}
 

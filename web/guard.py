@@ -35,8 +35,7 @@ def hostname(host: str) -> str | None:
 
 def allowed_hosts(config) -> set[str] | None:
     """The host names this server answers to; None: any."""
-    extra = config.get("ALLOWED_HOSTS") or ""
-    entries = [n.strip() for n in (extra.split(",") if isinstance(extra, str) else extra) if n.strip()]
+    entries = config["ALLOWED_HOSTS"]  # a tuple (app.py parses the comma-separated setting)
     if "*" in entries:
         return None
     names = [hostname(n) for n in entries]  # "evidenz.lan:8080" and "[fe80::1]" name their hosts

@@ -1,7 +1,7 @@
 """Response shaping: the pipeline's records as the JSON the API returns, and the answer logged with its id.
 
 Field names and order are the API's (README); `sse` frames one server-sent event. A passage's text and its
-neighbours' are each cut to PASSAGE_TEXT_TIMES × MAX_CHARS, and "truncated" says whether one was, so neither a
+neighbours' are each cut to the longest an upload's passage may be (4 × MAX_CHARS), and "truncated" says whether one was, so neither a
 response nor the history holds more than that of any passage, even one stored before uploads were cut to size.
 Does not: validate requests (validation.py) or decide anything about the answer.
 """
@@ -11,15 +11,15 @@ from dataclasses import asdict
 from flask import current_app, url_for
 
 from hebrew.refs import hebrew_label
+from ingest.chunking import max_passage_chars
 from models import Citation, Evidence, Hit, Question, Result
 from web.services import kept_history
 
-PASSAGE_TEXT_TIMES = 4  # uploads are cut to 4 × MAX_CHARS (ingest/chunking.MAX_PASSAGE_CHARS), so they fit whole
 
 
 def passage_json(n: int, hit: Hit) -> dict:
     """A hit as the API shows it; ce_score is the hybrid score when no cross-encoder ran."""
-    limit = PASSAGE_TEXT_TIMES * current_app.config["MAX_CHARS"]
+    limit = max_passage_chars(current_app.config["MAX_CHARS"])  # an upload's passage fits whole
     texts = {"chunk": hit.chunk.text, "context_before": hit.context_before, "context_after": hit.context_after}
     truncated = any(text is not None and len(text) > limit for text in texts.values())
     shown = {name: text[:limit] if text is not None else None for name, text in texts.items()}

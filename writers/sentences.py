@@ -15,7 +15,7 @@ import regex
 from hebrew.words import STOP_WORDS, tokenize
 from ingest import structure
 from ingest.chunking import split_sentences
-from models import MAX_PASSAGE_READ, Hit
+from models import Hit
 
 HEADING_WORDS = 10  # a first line this short without closing punctuation is a heading ("Chapter 3: Varroa Mites")
 CLOSING = re.compile(r"[.!?:;׃\"'”)\]]\s*$")
@@ -97,12 +97,12 @@ def cite(sentence: str, n: int) -> str:
 def candidates(hits: list[Hit]) -> list[tuple[int, int, str]]:
     """(passage number, position, sentence) for every distinct sentence of the passages.
 
-    Only the first MAX_PASSAGE_READ characters of a passage are read, and a "sentence" longer than
-    MAX_SENTENCE_CHARS is none: a passage stored before uploads were cut to size can hold megabytes without a break.
+    A "sentence" longer than MAX_SENTENCE_CHARS is none: a passage stored before uploads were cut to size can
+    hold up to models.MAX_PASSAGE_READ characters (what retrieval hands on) without a break.
     """
     seen, out = set(), []
     for n, hit in enumerate(hits, start=1):
-        paragraphs = prose(hit.chunk.text[:MAX_PASSAGE_READ])
+        paragraphs = prose(hit.chunk.text)
         for pos, sentence in enumerate(s for paragraph in paragraphs for s in split_sentences(paragraph)):
             if len(sentence) > MAX_SENTENCE_CHARS:
                 continue

@@ -34,10 +34,10 @@ def test_a_question_asking_how_many_or_when_is_answered_only_by_a_sentence_with_
 
 
 def test_a_giant_passage_gives_no_giant_sentence():
-    from models import Chunk, Hit
+    from models import MAX_PASSAGE_READ, Chunk, Hit
     from writers.sentences import MAX_SENTENCE_CHARS, candidates
 
-    giant = "z" * 3_000_000 + ". Zebras are equines."  # stored before uploads were cut to size
+    giant = "z" * MAX_PASSAGE_READ  # stored before uploads were cut to size, as retrieval hands it on
     hits = [Hit(Chunk("old#0", "old", "Old upload", giant, 0, len(giant)), 1.0, 0.5, 0.8),
             Hit(Chunk("zebra#0", "zebra", "Zebra", "Zebras are African equines. They have stripes.", 0, 47), 1.0, 0.5, 0.8)]
     found = candidates(hits)

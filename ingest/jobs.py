@@ -1,22 +1,20 @@
 """Ingestion jobs: parse an uploaded file, chunk it along its structure, embed it, index it.
 
 Jobs live in the store, so their stage and progress survive a restart. A worker thread per process
-claims the oldest queued job (the claim is atomic across processes) and holds a lock file while it
-runs it; a job marked running whose lock is free belonged to a killed process and is queued again
-at the next start. A document changes in one transaction at the end (library.replace_documents), so
+claims the oldest queued job (the claim is atomic across processes) and holds a lease on it while it
+runs it (a lock file, or an advisory lock in PostgreSQL: the library's `leases`); a job marked running whose
+lease is free belonged to a killed process and is queued again at the next claim. Uploaded files live where the
+library keeps them (`library.files`: its folder, or the database). A document changes in one transaction at the end (library.replace_documents), so
 a killed ingest leaves the library as it was before that document or after it. A failed job keeps only
 its record and error: its uploaded file is removed. The ingestor counts the bytes of the files it keeps,
 for the library's limit.
 Does not: validate uploads (parsers.py refuses bad files), enforce limits or serve HTTP (web/documents.py).
 """
-import contextlib
-import fcntl
 import hashlib
 import json
 import logging
 import os
 import re
-import shutil
 import threading
 import uuid
 from pathlib import Path
@@ -48,11 +46,8 @@ class Ingestor:
         self.library = library
         self.store = library.store
         self.limits = limits or Limits()
-        self.uploads = library.folder / "uploads"  # files waiting for their job, under names the server made
-        self.files = library.folder / "files"  # the source file of each document, for re-indexing
-        self.locks = library.folder / "jobs"
-        for folder in (self.uploads, self.files, self.locks):
-            folder.mkdir(parents=True, exist_ok=True)
+        self.files = library.files  # uploads waiting for their job (under names the server made), and kept sources
+        self.leases = library.leases  # who runs which job
         self._thread: threading.Thread | None = None
         self._owner_pid: int | None = None
         self._wake = threading.Event()
@@ -62,13 +57,9 @@ class Ingestor:
     def submit_file(self, source: Path | bytes, filename: str, options: dict) -> Job:
         """Queue an ingest of a file (a path to copy, or its bytes); options hold the metadata fields and document_id."""
         job_id = uuid.uuid4().hex
-        stored = self.uploads / f"{job_id}{extension(filename)}"
-        if isinstance(source, bytes):
-            stored.write_bytes(source)
-        else:
-            shutil.copyfile(source, stored)
+        stored = self.files.put(f"{job_id}{extension(filename)}", source)
         doc_id = options.get("document_id") or document_id(filename)
-        self.store.add_job(job_id, "ingest", doc_id, filename, str(stored), options)
+        self.store.add_job(job_id, "ingest", doc_id, filename, stored, options)
         self._wake.set()
         return self.store.job(job_id)
 
@@ -97,17 +88,12 @@ class Ingestor:
             return None
         removed = self.library.delete_document(doc_id)
         if source:
-            Path(source).unlink(missing_ok=True)
+            self.files.remove(source)
         return removed
 
     def stored_bytes(self) -> int:
         """Bytes of the uploaded files the library keeps: the documents' sources and the files waiting for a job."""
-        total = 0
-        for folder in (self.files, self.uploads):
-            for entry in os.scandir(folder):
-                with contextlib.suppress(FileNotFoundError):  # a job may remove the file meanwhile
-                    total += entry.stat().st_size if entry.is_file() else 0
-        return total
+        return self.files.total_bytes()
 
     # running
 
@@ -137,33 +123,12 @@ class Ingestor:
         return ran
 
     def claim(self, job_id: str | None = None):
-        """(job, its held lock file) for the oldest queued job, or job_id; None if there is none.
+        """(job, its held lease) for the oldest queued job, or job_id; None if there is none.
+        Jobs of killed processes are queued again first."""
+        return self.leases.claim(self.store, job_id)
 
-        Claiming, taking the job's lock and requeueing orphans happen under one lock across processes,
-        so no process can see a job running with its lock free unless its owner died.
-        """
-        with open(self.locks / ".claim", "a") as claim_lock:
-            fcntl.flock(claim_lock, fcntl.LOCK_EX)
-            self.store.requeue_orphans(self._is_running)
-            job = self.store.claim_job(os.getpid(), job_id)
-            if job is None:
-                return None
-            lock = open(self.locks / f"{job.id}.lock", "a")  # closed by run(); held until then
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            return job, lock
-
-    def _is_running(self, job_id: str) -> bool:
-        """Whether some live process holds the job's lock."""
-        with open(self.locks / f"{job_id}.lock", "a") as lock:
-            try:
-                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                return True
-            fcntl.flock(lock, fcntl.LOCK_UN)
-            return False
-
-    def run(self, job: Job, lock) -> None:
-        """Run one claimed job to done or failed, then release its lock."""
+    def run(self, job: Job, lease) -> None:
+        """Run one claimed job to done or failed, then release its lease."""
         try:
             stage = self._ingest(job)
             self.store.update_job(job.id, status="done", stage=stage)
@@ -173,34 +138,33 @@ class Ingestor:
             log.exception("job %s failed", job.id)
             self._fail(job, "the document could not be indexed; the server log has the details")
         finally:
-            Path(lock.name).unlink(missing_ok=True)
-            lock.close()
+            lease.release()
 
     def _fail(self, job: Job, error: str) -> None:
         """Record a job's failure and remove its files: the upload, and its kept copy unless a document uses it."""
         self.store.update_job(job.id, status="failed", stage="failed", error=error)
         suffix = Path(job.stored_path or "").suffix
-        if job.stored_path and Path(job.stored_path).parent == self.uploads:  # a re-index's source stays
-            Path(job.stored_path).unlink(missing_ok=True)
-        kept = self.files / f"{job.id}{suffix}"
-        if self.store.source_path(job.document_id) != str(kept):
-            kept.unlink(missing_ok=True)
+        if job.stored_path and self.files.is_upload(job.stored_path):  # a re-index's source stays
+            self.files.remove(job.stored_path)
+        kept = self.files.kept_key(f"{job.id}{suffix}")
+        if self.store.source_path(job.document_id) != kept:
+            self.files.remove(kept)
 
     def _ingest(self, job: Job) -> str:
         """Parse, chunk, embed and index the job's file; returns the final stage ("done" or "unchanged")."""
-        if not job.stored_path or not Path(job.stored_path).exists():
+        if not job.stored_path or not self.files.exists(job.stored_path):
             raise RejectedFile("the uploaded file is gone (it was removed before it could be indexed); upload it again")
-        source = Path(job.stored_path)
-        with source.open("rb") as file:
-            digest = hashlib.file_digest(file, "sha256")  # in blocks: the file is never wholly in memory
-        digest.update(json.dumps(job.options, sort_keys=True, ensure_ascii=False).encode())
-        existing = self.store.document(job.document_id)
-        if job.kind == "ingest" and existing and existing.content_hash == digest.hexdigest():
-            source.unlink(missing_ok=True)
-            return "unchanged"
-
-        self.store.update_job(job.id, status="running", stage="parsing")
-        parsed = parse_file(source, job.filename or source.name, self.limits)
+        key = job.stored_path
+        with self.files.local(key) as source:
+            with source.open("rb") as file:
+                digest = hashlib.file_digest(file, "sha256")  # in blocks: the file is never wholly in memory
+            digest.update(json.dumps(job.options, sort_keys=True, ensure_ascii=False).encode())
+            existing = self.store.document(job.document_id)
+            if job.kind == "ingest" and existing and existing.content_hash == digest.hexdigest():
+                self.files.remove(key)
+                return "unchanged"
+            self.store.update_job(job.id, status="running", stage="parsing")
+            parsed = parse_file(source, job.filename or source.name, self.limits)
         title = job.options.get("title") or parsed.title or Path(base_name(job.filename or source.name)).stem
         title = title[:MAX_TITLE_CHARS]  # every passage repeats it
         work = job.options.get("work") or title
@@ -214,9 +178,7 @@ class Ingestor:
         vectors = self._embed(job.id, chunks)
 
         self.store.update_job(job.id, stage="indexing")
-        kept = self.files / f"{job.id}{source.suffix}"
-        if source != kept:
-            shutil.copyfile(source, kept)
+        kept = self.files.keep(key, f"{job.id}{Path(key).suffix}")
         info = DocumentInfo(
             job.document_id, title, parsed.format, digest.hexdigest(),
             author=job.options.get("author") or parsed.author,
@@ -225,12 +187,12 @@ class Ingestor:
             filename=job.filename, metadata={"pages": parsed.pages, "warnings": parsed.warnings},
         )
         old_source = existing and self.store.source_path(job.document_id)
-        self.library.replace_documents([(info, parsed.text, chunks, vectors, str(kept))])
+        self.library.replace_documents([(info, parsed.text, chunks, vectors, kept)])
         log.info("job %s: document %s committed with %d chunks", job.id, job.document_id, len(chunks))
-        if old_source and old_source != str(kept):
-            Path(old_source).unlink(missing_ok=True)
-        if source.parent == self.uploads:
-            source.unlink(missing_ok=True)
+        if old_source and old_source != kept:
+            self.files.remove(old_source)
+        if self.files.is_upload(key):
+            self.files.remove(key)
         self.store.update_job(job.id, done=len(chunks), total=len(chunks))
         return "done"
 

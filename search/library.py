@@ -25,6 +25,8 @@ import numpy as np
 from hebrew import analyzer
 from models import Chunk, DocumentInfo
 from search.bm25 import BM25
+from storage.files import LocalFiles
+from storage.leases import FileLeases
 from storage.store import Store
 
 log = logging.getLogger(__name__)
@@ -92,6 +94,8 @@ class Library:
         self.embedder = embedder
         self.view = view
         self._swap = threading.Lock()
+        self.files = LocalFiles(self.folder)  # uploads and the documents' sources
+        self.leases = FileLeases(self.folder / "jobs")  # which process runs which ingest job
 
     @classmethod
     def open(cls, folder: Path, embedder, create: bool = False) -> "Library":

@@ -37,8 +37,8 @@ def test_a_failed_upload_leaves_only_its_record(tmp_path):
     ingestor.run_pending()
     job = ingestor.store.job(job.id)
     assert job.status == "failed" and "not UTF-8" in job.error
-    assert list(ingestor.uploads.iterdir()) == list(ingestor.files.iterdir()) == []
-    assert [p.name for p in ingestor.locks.iterdir()] == [".claim"]
+    assert list(ingestor.files.uploads.iterdir()) == list(ingestor.files.kept.iterdir()) == []
+    assert [p.name for p in ingestor.leases.folder.iterdir()] == [".claim"]
 
 
 def test_a_failed_reindex_keeps_the_documents_file(tmp_path):
@@ -50,4 +50,4 @@ def test_a_failed_reindex_keeps_the_documents_file(tmp_path):
     job = ingestor.submit_reindex("kettles")
     ingestor.run_pending()
     assert ingestor.store.job(job.id).status == "failed"
-    assert list(ingestor.files.iterdir()) == [source] and ingestor.store.document("kettles").chunk_count >= 2
+    assert list(ingestor.files.kept.iterdir()) == [source] and ingestor.store.document("kettles").chunk_count >= 2

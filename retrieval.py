@@ -16,6 +16,7 @@ from hebrew.script import HEBREW_LETTER
 from models import Hit
 from search.embedders import UNCALIBRATED
 from search.reranker import Reranker
+from search.view import Scope, top
 
 MODES = ("bm25", "dense", "hybrid", "rerank")
 
@@ -35,15 +36,6 @@ def fuse(dense: np.ndarray, bm25: np.ndarray, bm25_max: float, alpha: float) -> 
     """The design's linear fusion; BM25 is scaled by the best BM25 score of the query, so it lies in [0, 1]."""
     scaled = bm25 / bm25_max if bm25_max > 0 else np.zeros_like(bm25)
     return alpha * dense + (1 - alpha) * scaled
-
-
-def _top(scores: np.ndarray, k: int) -> np.ndarray:
-    """Indices of the k highest scores, best first."""
-    k = min(k, len(scores))
-    if k <= 0:
-        return np.zeros(0, dtype=np.int64)
-    top = np.argpartition(-scores, k - 1)[:k]
-    return top[np.argsort(-scores[top], kind="stable")]
 
 
 class Retriever:
@@ -92,31 +84,28 @@ class Retriever:
             timings[stage] = round((now - clock) * 1000, 2)
             clock = now
 
-        allowed = self.allowed(view, filters)  # a mask over chunk positions, when filters narrow the search
-        ids = np.zeros(0, dtype=np.int64)
-        bm25_all = np.zeros(len(view.chunks))
+        scope = self.scope(filters)
+        keys = np.zeros(0, dtype=np.int64)
+        lexical = None
         if mode != "dense":
-            bm25_all = view.bm25.scores_any(self.bm25_words(query))  # a word counts by its best form
-            if allowed is not None:
-                bm25_all[~allowed] = 0.0
-            bm25_top = _top(bm25_all, candidates)
-            ids = bm25_top[bm25_all[bm25_top] > 0]  # a chunk with no query word is no BM25 candidate
+            lexical = view.lexical(self.bm25_words(query), candidates, scope)  # a word counts by its best form
+            keys = lexical.top
             lap("bm25")
         if mode != "bm25":
-            query_vector = self.embedder.embed_queries([self.dense_text(query, view.bm25.vocab)])[0]
+            query_vector = self.embedder.embed_queries([self.dense_text(query, view.vocabulary)])[0]
             lap("embed_query")
-            ids = np.union1d(ids, self._dense_candidates(view, query_vector, candidates, allowed)).astype(np.int64)
+            keys = np.union1d(keys, view.nearest(query_vector, candidates, scope)).astype(np.int64)
             lap("dense")
 
-        dense = (view.index.reconstruct_batch(view.labels[ids]) @ query_vector if mode != "bm25" and len(ids)
-                 else np.zeros(len(ids)))
-        bm25 = bm25_all[ids]
-        fused = fuse(dense, bm25, float(bm25_all.max(initial=0.0)), cfg.alpha_he if hebrew else cfg.alpha)
+        dense = view.cosines(keys, query_vector) if mode != "bm25" else np.zeros(len(keys))
+        bm25 = lexical.scores_of(keys) if lexical else np.zeros(len(keys))
+        fused = fuse(dense, bm25, lexical.max if lexical else 0.0, cfg.alpha_he if hebrew else cfg.alpha)
         rank_by = {"bm25": bm25, "dense": dense}.get(mode, fused)
         depth = cfg.rerank_depth if mode == "rerank" else 0
-        order = _top(rank_by, max(top_k, depth))
-        hits = [Hit(view.chunks[ids[i]].bounded(), float(bm25[i]), float(dense[i]), float(fused[i]),
-                    position=int(ids[i])) for i in order]
+        order = top(rank_by, max(top_k, depth))
+        chunks = view.chunks_of(keys[order])
+        hits = [Hit(chunk.bounded(), float(bm25[i]), float(dense[i]), float(fused[i]), position=int(keys[i]))
+                for chunk, i in zip(chunks, order)]
         lap("fusion")
 
         if depth and hits:  # the best `depth` fused hits are re-scored; any below them keep the fused order
@@ -128,18 +117,16 @@ class Retriever:
             lap("rerank")
         hits = hits[:top_k]
         for hit in hits:  # the passages around each hit, for context
-            before, after = hit.position - 1, hit.position + 1
-            if before >= 0 and view.chunks[before].doc_id == hit.chunk.doc_id:
-                hit.context_before = view.chunks[before].bounded().text
-            if after < len(view.chunks) and view.chunks[after].doc_id == hit.chunk.doc_id:
-                hit.context_after = view.chunks[after].bounded().text
+            before, after = view.neighbours(hit.position)
+            hit.context_before = before.bounded().text if before else None
+            hit.context_after = after.bounded().text if after else None
         return hits
 
-    def allowed(self, view, filters: dict | None) -> np.ndarray | None:
-        """The chunk positions filters allow, as a mask; None when nothing is filtered."""
+    def scope(self, filters: dict | None) -> Scope:
+        """The documents filters allow (all when there are none)."""
         if not filters:
-            return None
-        return np.isin(view.doc_ids, list(self.library.matching_documents(filters)))
+            return Scope()
+        return Scope(frozenset(self.library.matching_documents(filters)))
 
     @staticmethod
     def bm25_words(query: str) -> list[list[str]]:
@@ -150,15 +137,3 @@ class Retriever:
     def dense_text(query: str, vocabulary) -> str:
         """What dense search embeds: the question and the glossary's words for it that the library contains."""
         return with_text_words(query, vocabulary)
-
-    @staticmethod
-    def _dense_candidates(view, query_vector: np.ndarray, k: int, allowed) -> np.ndarray:
-        """Positions of the k chunks nearest the query (among the allowed ones, when filtered)."""
-        if allowed is None:
-            _, labels = view.index.search(query_vector[None, :], min(k, view.index.ntotal))
-            return view.positions(labels[0][labels[0] >= 0])
-        positions = np.flatnonzero(allowed)  # filtered: exact search over the allowed chunks only
-        if not len(positions):
-            return positions
-        scores = view.index.reconstruct_batch(view.labels[positions]) @ query_vector
-        return positions[_top(scores, k)]

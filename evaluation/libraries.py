@@ -86,13 +86,9 @@ class EvalRetriever(Retriever):
         finally:
             self.excluded = frozenset()
 
-    def allowed(self, view, filters):
-        """The filters' mask, without the excluded documents."""
-        mask = super().allowed(view, filters)
-        if not self.excluded:
-            return mask
-        kept = ~np.isin(view.doc_ids, list(self.excluded))
-        return kept if mask is None else mask & kept
+    def scope(self, filters):
+        """The filters' scope, without the excluded documents."""
+        return replace(super().scope(filters), excluded=self.excluded)
 
     def bm25_words(self, query: str) -> list[list[str]]:
         """Plain words for the baseline, else the pipeline's."""

@@ -5,7 +5,7 @@ faiss.index and manifest.json. The manifest names the store generation the index
 saved at; files that lag behind the store (a process killed between a commit and a save) are
 rebuilt from the store, without re-embedding. It also names the text analysis BM25 was built with
 (analyzer.version()): a library built with another one rebuilds BM25 from the stored chunk texts.
-Searches read an immutable `View`; a change builds the next view from the last one (FAISS
+Searches read an immutable `View` (search/view.py); a change builds the next view from the last one (FAISS
 `remove_ids`/`add_with_ids` on a copy, BM25 from its stored term counts) and swaps it in, so queries
 never see half a document. Writers, across processes, take a file lock and start from the newest saved state.
 Does not: parse files, chunk corpora or run jobs (ingest/).
@@ -16,7 +16,7 @@ import logging
 import os
 import threading
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 
 import faiss
@@ -25,6 +25,7 @@ import numpy as np
 from hebrew import analyzer
 from models import Chunk, DocumentInfo
 from search.bm25 import BM25
+from search.view import View
 from storage.files import LocalFiles
 from storage.leases import FileLeases
 from storage.store import Store
@@ -58,31 +59,6 @@ def make_index(dim: int, n_chunks: int) -> faiss.Index:
     inner.hnsw.efConstruction = HNSW_EF_CONSTRUCTION
     inner.hnsw.efSearch = HNSW_EF_SEARCH
     return faiss.IndexIDMap2(inner)
-
-
-@dataclass(frozen=True)
-class View:
-    """What one search reads: chunks in library order, their BM25 and FAISS indexes, and FAISS labels by position."""
-
-    chunks: list[Chunk]
-    bm25: BM25
-    index: faiss.Index
-    labels: np.ndarray  # labels[i] is the FAISS id of chunks[i]; ascending
-    generation: int = 0
-    doc_ids: np.ndarray = field(default=None)  # doc_ids[i] is chunks[i].doc_id
-
-    def __post_init__(self):
-        if self.doc_ids is None:
-            object.__setattr__(self, "doc_ids", np.array([c.doc_id for c in self.chunks], dtype=object))
-
-    @classmethod
-    def of(cls, chunks: list[Chunk], bm25: BM25, index: faiss.Index) -> "View":
-        """A view of an index whose FAISS ids are the chunk positions (tests, throwaway indexes)."""
-        return cls(chunks, bm25, index, np.arange(len(chunks), dtype=np.int64))
-
-    def positions(self, labels: np.ndarray) -> np.ndarray:
-        """Chunk positions of FAISS labels (all of which must be in this view)."""
-        return np.searchsorted(self.labels, labels)
 
 
 class Library:

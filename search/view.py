@@ -1,0 +1,129 @@
+"""What one search of an embedded library reads: an immutable View of its chunks, BM25 and FAISS indexes.
+
+A View answers the questions hybrid search (retrieval.py) asks of any backend, each over the chunks a Scope
+allows: the best BM25 candidates and the score of any chunk, the nearest chunks to a query vector, the exact
+cosine of given chunks, and their neighbours in their documents. Chunks are named by their position in the view.
+The PostgreSQL backend answers the same questions in SQL (postgres/search.py), with the same scores.
+Does not: change a library (search/library.py builds each next view) or fuse scores (retrieval.py).
+"""
+from dataclasses import dataclass, field
+
+import faiss
+import numpy as np
+
+from models import Chunk
+from search.bm25 import BM25
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Which documents a search may return: those in `documents` (None: all), never those in `excluded`."""
+
+    documents: frozenset[str] | None = None
+    excluded: frozenset[str] = frozenset()
+
+    def __bool__(self) -> bool:
+        return self.documents is not None or bool(self.excluded)
+
+
+def top(scores: np.ndarray, k: int) -> np.ndarray:
+    """Indices of the k highest scores, best first (ties in index order)."""
+    k = min(k, len(scores))
+    if k <= 0:
+        return np.zeros(0, dtype=np.int64)
+    kth = scores[np.argpartition(-scores, k - 1)[k - 1]]
+    above = np.flatnonzero(scores > kth)  # then the first of the chunks tied at the k-th score, as SQL's ORDER BY
+    best = np.concatenate([above, np.flatnonzero(scores == kth)[:k - len(above)]])
+    return best[np.lexsort((best, -scores[best]))]
+
+
+class Lexical:
+    """A query's BM25 scores over a scope: its best candidates, its best score, and the score of any chunk."""
+
+    def __init__(self, scores: np.ndarray, k: int):
+        self.scores = scores
+        best = top(scores, k)
+        self.top = best[scores[best] > 0]  # a chunk with no query word is no BM25 candidate
+        self.max = float(scores.max(initial=0.0))
+
+    def scores_of(self, keys: np.ndarray) -> np.ndarray:
+        return self.scores[keys]
+
+
+@dataclass(frozen=True)
+class View:
+    """Chunks in library order, their BM25 and FAISS indexes, and FAISS labels by position."""
+
+    chunks: list[Chunk]
+    bm25: BM25
+    index: faiss.Index
+    labels: np.ndarray  # labels[i] is the FAISS id of chunks[i]; ascending
+    generation: int = 0
+    doc_ids: np.ndarray = field(default=None)  # doc_ids[i] is chunks[i].doc_id
+
+    def __post_init__(self):
+        if self.doc_ids is None:
+            object.__setattr__(self, "doc_ids", np.array([c.doc_id for c in self.chunks], dtype=object))
+
+    @classmethod
+    def of(cls, chunks: list[Chunk], bm25: BM25, index: faiss.Index) -> "View":
+        """A view of an index whose FAISS ids are the chunk positions (tests, throwaway indexes)."""
+        return cls(chunks, bm25, index, np.arange(len(chunks), dtype=np.int64))
+
+    def positions(self, labels: np.ndarray) -> np.ndarray:
+        """Chunk positions of FAISS labels (all of which must be in this view)."""
+        return np.searchsorted(self.labels, labels)
+
+    @property
+    def vocabulary(self):
+        """The BM25 terms of the library (for the glossary's words the texts contain)."""
+        return self.bm25.vocab
+
+    def size(self) -> int:
+        return len(self.chunks)
+
+    def allowed(self, scope: Scope) -> np.ndarray | None:
+        """The chunk positions scope allows, as a mask; None when it allows all."""
+        if not scope:
+            return None
+        mask = np.ones(len(self.chunks), dtype=bool)
+        if scope.documents is not None:
+            mask &= np.isin(self.doc_ids, list(scope.documents))
+        if scope.excluded:
+            mask &= ~np.isin(self.doc_ids, list(scope.excluded))
+        return mask
+
+    def lexical(self, words: list[list[str]], k: int, scope: Scope) -> Lexical:
+        """BM25 of the query words (each with its alternative forms) over the chunks scope allows."""
+        scores = self.bm25.scores_any(words)
+        allowed = self.allowed(scope)
+        if allowed is not None:
+            scores[~allowed] = 0.0
+        return Lexical(scores, k)
+
+    def nearest(self, vector: np.ndarray, k: int, scope: Scope) -> np.ndarray:
+        """Positions of the k chunks nearest the vector (exact over the allowed ones when scoped)."""
+        allowed = self.allowed(scope)
+        if allowed is None:
+            _, labels = self.index.search(vector[None, :], min(k, self.index.ntotal))
+            return self.positions(labels[0][labels[0] >= 0])
+        positions = np.flatnonzero(allowed)
+        if not len(positions):
+            return positions
+        return positions[top(self.cosines(positions, vector), k)]
+
+    def cosines(self, keys: np.ndarray, vector: np.ndarray) -> np.ndarray:
+        """The exact inner product of each chunk's stored vector with vector (cosine: both are unit length)."""
+        if not len(keys):
+            return np.zeros(0, dtype=np.float32)
+        return self.index.reconstruct_batch(self.labels[keys]) @ vector
+
+    def chunks_of(self, keys: np.ndarray) -> list[Chunk]:
+        return [self.chunks[k] for k in keys]
+
+    def neighbours(self, key: int) -> tuple[Chunk | None, Chunk | None]:
+        """The chunks before and after a chunk in its document (None at either end)."""
+        doc_id = self.chunks[key].doc_id
+        before = self.chunks[key - 1] if key > 0 and self.chunks[key - 1].doc_id == doc_id else None
+        after = self.chunks[key + 1] if key + 1 < len(self.chunks) and self.chunks[key + 1].doc_id == doc_id else None
+        return before, after

@@ -25,6 +25,10 @@ from ingest.commands import commands as ingest_commands
 from ingest.jobs import Ingestor
 from ingest.records import Limits
 from pipeline import Pipeline
+from postgres.backend import open_history, open_library, uses_postgres
+from postgres.commands import db_commands
+from postgres.database import NewerSchema as NewerDatabaseSchema
+from postgres.database import SchemaMissing, Unavailable
 from search.embedding import Embedder, ModelNotFound
 from search.library import Library, LibraryError
 from storage import provider_state
@@ -86,6 +90,12 @@ DEFAULTS = {
     "ALLOWED_HOSTS": "",  # names the server answers to besides localhost and its bind address, comma-separated (web/guard.py)
     "BIND_HOST": "",  # the address `serve` binds (set by it)
     "TORCH_THREADS": 1,  # torch threads of the process under `serve`: concurrent requests share the cores (web/server.py)
+    # PostgreSQL + pgvector instead of the embedded files: the library, its search, jobs and history (README)
+    "DATABASE_URL": os.environ.get("DATABASE_URL", ""),
+    "DATABASE_SCHEMA": "evidenz",  # one installation's tables; several may share a database
+    "DATABASE_POOL": 10,  # connections per process
+    "DATABASE_TIMEOUT_MS": 30_000,  # statement timeout
+    "INGEST_WORKER": True,  # run ingest jobs in this process; false: leave them to `flask --app app ingest-worker`
 }
 
 
@@ -103,7 +113,7 @@ class Services:
     """What a loaded server holds: the pipeline, and the library it searches with the worker that changes it."""
 
     pipeline: Pipeline
-    library: Library | None = None  # None: the pipeline searches a fixed library (tests), no documents API
+    library: Library | None = None  # or a PgLibrary; None: the pipeline searches a fixed library (tests), no documents API
     ingestor: Ingestor | None = None
     info: dict = field(default_factory=dict)  # for /api/health: the library's folder, how long loading took
 
@@ -122,9 +132,11 @@ def upload_limits(config) -> Limits:
 def build(config) -> Services:
     """Load the embedder, open the library, build the pipeline over it and the ingest worker for it."""
     started = time.perf_counter()
-    library = Library.open(Path(config["LIBRARY_DIR"]), Embedder.load(config["EMBEDDING_MODEL"]))
+    library = open_library(config, Embedder.load(config["EMBEDDING_MODEL"]))
     pipeline = Pipeline.load(config, library)
-    info = {"library": {"path": str(config["LIBRARY_DIR"])}, "load_seconds": round(time.perf_counter() - started, 2)}
+    where = ({"backend": "postgres", "schema": config["DATABASE_SCHEMA"]} if uses_postgres(config)
+             else {"backend": "embedded", "path": str(config["LIBRARY_DIR"])})
+    info = {"library": where, "load_seconds": round(time.perf_counter() - started, 2)}
     log.info("pipeline loaded in %.1f s", info["load_seconds"])
     return Services(pipeline, library, Ingestor(library, upload_limits(config)), info)
 
@@ -147,6 +159,7 @@ class Loader:
         self.error: str | None = None
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
+        self.run_jobs = True
 
     @property
     def pipeline(self) -> Pipeline | None:
@@ -161,15 +174,16 @@ class Loader:
                 self._thread.start()
 
     def start_ingestor(self) -> None:
-        """Run queued and interrupted ingest jobs in this process once the library is open."""
-        if self.services is not None and self.services.ingestor is not None:
+        """Run queued and interrupted ingest jobs in this process once the library is open (unless INGEST_WORKER is off)."""
+        if self.services is not None and self.services.ingestor is not None and self.run_jobs:
             self.services.ingestor.start()
 
     def load(self) -> None:
         """Load now, in this thread; a failure is kept as a message for /api/health."""
         try:
             self.services = self.build()
-        except (LibraryError, ModelNotFound, NewerSchema, FileNotFoundError, ValueError) as exc:
+        except (LibraryError, ModelNotFound, NewerSchema, NewerDatabaseSchema, SchemaMissing, Unavailable,
+                FileNotFoundError, ValueError) as exc:
             self.error = str(exc)
             log.error("could not load the pipeline: %s", exc)
         except Exception:  # noqa: BLE001 - a background thread must record every failure, or health says "loading" forever
@@ -193,12 +207,13 @@ def create_app(config=None, pipeline=None, library=None) -> Flask:
 
     # tests that name no history file get a fresh one, so they never write into data/
     testing_default = app.config["TESTING"] and not (config or {}).get("HISTORY_DB")
-    app.extensions["history"] = History(Path(tempfile.mkdtemp(prefix="evidenz-history-")) / "history.sqlite3"
-                                        if testing_default else Path(app.config["HISTORY_DB"]))
+    app.extensions["history"] = open_history(app.config, Path(tempfile.mkdtemp(prefix="evidenz-history-")) /
+                                             "history.sqlite3" if testing_default else None)
     given = (Services(pipeline, library, Ingestor(library, upload_limits(app.config)) if library else None)
              if pipeline is not None else None)
     history = app.extensions["history"]
     loader = Loader(lambda: share_provider_state(build(app.config), history), share_provider_state(given, history))
+    loader.run_jobs = bool(app.config["INGEST_WORKER"]) and app.config["INGEST_WORKER"] not in ("0", "false", "no")
     app.extensions["rag"] = loader
     if pipeline is None and app.config["LOAD_ON_START"]:
         loader.load()
@@ -214,6 +229,6 @@ def create_app(config=None, pipeline=None, library=None) -> Flask:
     register_error_handlers(app)
     for blueprint in (query_bp, documents_bp, history_bp):
         app.register_blueprint(blueprint)
-    for command in ingest_commands + evaluation_commands + [serve, load_command]:
+    for command in ingest_commands + evaluation_commands + [serve, load_command, db_commands]:
         app.cli.add_command(command)
     return app

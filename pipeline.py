@@ -83,7 +83,7 @@ class Pipeline:
         )
         return {
             **self.info,
-            "library": {"chunks": len(self.retriever.library.current().chunks)},
+            "library": {"chunks": self.retriever.library.current().size()},
             "reranker": reranker.name if reranker else None,
             "rerank_note": rerank_note,
             "generator": self.generator.default,

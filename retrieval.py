@@ -105,7 +105,7 @@ class Retriever:
         order = top(rank_by, max(top_k, depth))
         chunks = view.chunks_of(keys[order])
         hits = [Hit(chunk.bounded(), float(bm25[i]), float(dense[i]), float(fused[i]), position=int(keys[i]))
-                for chunk, i in zip(chunks, order)]
+                for chunk, i in zip(chunks, order) if chunk is not None]  # None: removed since it was found
         lap("fusion")
 
         if depth and hits:  # the best `depth` fused hits are re-scored; any below them keep the fused order

@@ -2,12 +2,15 @@
 
 These are the only places that print; everything else logs.
 """
+import os
 import time
 from pathlib import Path
 
 import click
 from flask import current_app
 from flask.cli import with_appcontext
+
+from postgres.backend import open_library, uses_postgres
 
 
 def _build_library(path: Path) -> None:
@@ -20,9 +23,13 @@ def _build_library(path: Path) -> None:
     docs = corpus.read_corpus(path)
     click.echo(f"Indexing {len(docs):,} documents from {path} into {config['LIBRARY_DIR']}/ ...")
     embedder = Embedder.load(config["EMBEDDING_MODEL"])
-    built, changed = corpus.add_corpus(
-        docs, embedder, Path(config["LIBRARY_DIR"]), config["MAX_CHARS"], config["OVERLAP_CHARS"], progress=True
-    )
+    if uses_postgres(config):
+        built, changed = corpus.update(open_library(config, embedder), docs, config["MAX_CHARS"],
+                                       config["OVERLAP_CHARS"], progress=True)
+    else:
+        built, changed = corpus.add_corpus(
+            docs, embedder, Path(config["LIBRARY_DIR"]), config["MAX_CHARS"], config["OVERLAP_CHARS"], progress=True
+        )
     stats = built.store.stats()
     click.echo(f"Indexed {changed:,} new or changed documents in {time.perf_counter() - started:.0f} s; the library "
                f"has {stats['documents']:,} documents and {stats['chunks']:,} chunks.")
@@ -62,10 +69,9 @@ def ingest(paths, **metadata):
     from ingest.jobs import Ingestor
     from ingest.parsers import ALLOWED
     from search.embedding import Embedder
-    from search.library import Library
 
     config = current_app.config
-    library = Library.open(Path(config["LIBRARY_DIR"]), Embedder.load(config["EMBEDDING_MODEL"]), create=True)
+    library = open_library(config, Embedder.load(config["EMBEDDING_MODEL"]), create=not uses_postgres(config))
     ingestor = Ingestor(library)
     files = [f for p in paths for f in ([p] if p.is_file() else sorted(p.rglob("*")))
              if f.is_file() and f.suffix.casefold() in ALLOWED]
@@ -89,4 +95,25 @@ def ingest(paths, **metadata):
         raise SystemExit(1)
 
 
-commands = [ingest_default, ingest_corpus, ingest]
+@click.command("ingest-worker")
+@click.option("--once", is_flag=True, help="Run the queued jobs, then stop (default: wait for more, until stopped).")
+@with_appcontext
+def ingest_worker(once: bool):
+    """Run ingest jobs on their own: claim queued jobs (with any other workers) and index them."""
+    from ingest.jobs import Ingestor
+    from search.embedding import Embedder
+
+    config = current_app.config
+    ingestor = Ingestor(open_library(config, Embedder.load(config["EMBEDDING_MODEL"])))
+    click.echo(f"Ingest worker {os.getpid()} on {'PostgreSQL' if uses_postgres(config) else config['LIBRARY_DIR']}; "
+               "Ctrl-C stops it (a job it was running is queued again for another worker).")
+    while True:
+        ran = ingestor.run_pending()
+        if ran:
+            click.echo(f"ran {ran} job(s); the library has {ingestor.store.stats()['chunks']:,} chunks")
+        if once:
+            return
+        time.sleep(1.0)
+
+
+commands = [ingest_default, ingest_corpus, ingest, ingest_worker]

@@ -88,9 +88,13 @@ def add_corpus(docs: list[Document], embedder, folder: Path, max_chars: int, ove
         log.info("replacing the old-format library in %s", folder)
         for name in ("manifest.json", "chunks.jsonl", "bm25.npz", "bm25_vocab.json", "faiss.index"):
             (folder / name).unlink(missing_ok=True)
-    library = Library.open(folder, embedder, create=True)
+    return update(Library.open(folder, embedder, create=True), docs, max_chars, overlap, progress)
+
+
+def update(library, docs: list[Document], max_chars: int, overlap: int, progress: bool = False) -> tuple[object, int]:
+    """Add or update a corpus in an open library (either backend), skipping unchanged documents; (library, changed)."""
     changed = [d for d in docs if (known := library.store.document(d.id)) is None
                or known.content_hash != content_hash([d])]
     if changed:
-        library.replace_documents(corpus_entries(changed, embedder, max_chars, overlap, progress))
+        library.replace_documents(corpus_entries(changed, library.embedder, max_chars, overlap, progress))
     return library, len(changed)

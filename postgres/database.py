@@ -47,10 +47,20 @@ class Database:
             raise ValueError(f"DATABASE_SCHEMA must be lower-case letters, digits and _, not {schema!r}")
         self.url, self.schema, self.wait_seconds = url, schema, wait_seconds
         self._options = f"-c search_path={schema},public -c statement_timeout={int(timeout_ms)}"
-        self.pool = ConnectionPool(url, min_size=1, max_size=max_size, open=False, check=ConnectionPool.check_connection,
-                                   kwargs={"autocommit": True, "options": self._options},
-                                   configure=self._configure, name=f"evidenz-{schema}")
-        self.pool.open(wait=False)
+        self.max_size = max_size
+        self.pool = self._pool()
+
+    def _pool(self) -> ConnectionPool:
+        pool = ConnectionPool(self.url, min_size=1, max_size=self.max_size, open=False,
+                              check=ConnectionPool.check_connection, configure=self._configure,
+                              kwargs={"autocommit": True, "options": self._options}, name=f"evidenz-{self.schema}")
+        pool.open(wait=False)
+        return pool
+
+    def reopen(self) -> None:
+        """New connections: those opened before pgvector was installed lack its adapters."""
+        self.pool.close()
+        self.pool = self._pool()
 
     def _configure(self, conn: psycopg.Connection) -> None:
         """pgvector's adapters, once the extension exists (before `upgrade` it may not)."""

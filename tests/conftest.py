@@ -288,3 +288,6 @@ def serve():
     yield start
     for server in servers:
         server.close()
+
+
+from pg import backend, pg_db, pg_server  # noqa: E402, F401 - PostgreSQL fixtures (tests/pg.py)

@@ -1,7 +1,7 @@
 """One way to turn an error into a response: every expected error becomes {"error": message} with its 4xx.
 
 Views raise ApiError, or let an error of a lower layer rise whose message is written for the client
-(storage's HistoryError, a file's RejectedFile): register_error_handlers maps each to an ApiError and answers
+(storage's HistoryError, a file's RejectedFile, the database's Unavailable: a 503): register_error_handlers maps each to an ApiError and answers
 it through `respond`. werkzeug's own errors (404, 405, 413) get messages that say what to do; anything else
 is a 500 with a generic message, the traceback in the log, never exception text. The page's security headers
 are set here too.
@@ -10,6 +10,7 @@ from flask import request
 from werkzeug.exceptions import HTTPException
 
 from ingest.records import RejectedFile
+from postgres.database import Unavailable
 from storage.history import HistoryError, UnknownAnswer
 
 # The page loads its script and style from this origin only and never runs inline code.
@@ -58,6 +59,8 @@ def register_error_handlers(app) -> None:
     app.register_error_handler(HistoryError, lambda e: respond(ApiError(str(e), 400)))
     app.register_error_handler(UnknownAnswer, lambda e: respond(unknown_answer(e.args[0] if e.args else "")))
     app.register_error_handler(RejectedFile, lambda e: respond(ApiError(str(e), 415)))
+    app.register_error_handler(Unavailable, lambda _e: respond(ApiError(
+        "The library's database cannot be reached right now; try again in a few seconds.", 503)))
     app.register_error_handler(HTTPException, lambda e: respond(http_error(e)))
     # an unexpected failure: the traceback is in the log, the client gets no details
     app.register_error_handler(500, lambda _e: respond(

@@ -29,10 +29,14 @@ def health():
     loading = loader()
     if loading.services is not None:
         live = loading.services
+        database = getattr(live.library, "db", None)  # PostgreSQL: reachable, and at which schema version
+        if database is not None and (state := database.health())["status"] != "ok":
+            return {"status": "error", "error": "the library's database cannot be reached", "database": state}, 503
         described = live.pipeline.describe()
         library = {**described["library"], **live.info.get("library", {}), **(live.store.stats() if live.store else {})}
         return {"status": "ok", **described, **live.info, "library": library,
-                "providers": shared_providers(described["providers"])}
+                "providers": shared_providers(described["providers"]),
+                **({"database": state} if database is not None else {})}
     if loading.error:
         return {"status": "error", "error": loading.error}, 503
     return {"status": "loading"}, 503

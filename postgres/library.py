@@ -1,0 +1,159 @@
+"""A library in PostgreSQL: the embedded Library's operations, with nothing held in the process.
+
+`current()` is a PgView that reads the database as it is at each query, so a document added or removed through
+any server is found, or gone, everywhere at once. A change (replace_documents, delete_document) is one
+transaction under an advisory lock, so writers from any number of processes take turns: the documents, their
+chunks with their vectors, the BM25 term statistics (terms.df, postings, the document count, total length and
+mean idf) and the generation counter change together or not at all. A worker killed mid-change leaves the
+library as it was.
+Does not: parse, chunk or embed (ingest/), or search (postgres/search.py).
+"""
+from collections import Counter
+
+import numpy as np
+from psycopg.types.json import Jsonb
+
+from hebrew import analyzer
+from models import Chunk, DocumentInfo
+from postgres import schema
+from postgres.database import Database, require_current, upgrade
+from postgres.files import PgFiles
+from postgres.search import PgView
+from postgres.store import PgLeases, PgStore
+from search.library import LibraryError
+
+WRITE_LOCK = 7_406_017
+DEFAULT_CORPUS = "library"  # the corpus of documents that name none: tier public
+CHUNK_INSERT = ("id", "chunk_id", "doc_id", "corpus_id", "corpus_tier", "seq", "title", "text", "start_offset",
+                "end_offset", "section_path", "section_ref", "parent_ref", "work", "language", "author", "community",
+                "authority_weight", "length", "embedding")
+
+
+def create(db: Database, embedder) -> int:
+    """Create or upgrade the schema for embedder's vectors (`db upgrade`); returns the schema version."""
+    version = upgrade(db, schema.MIGRATIONS, schema=db.schema, dim=embedder.dim)
+    db.execute("INSERT INTO library_meta (key, value) VALUES ('embedding_model', %s), ('dim', %s), ('generation', '0'),"
+               " ('analyzer', %s) ON CONFLICT (key) DO NOTHING", (embedder.name, str(embedder.dim), analyzer.version()))
+    db.reopen()  # connections opened before the extension existed lack pgvector's adapters
+    return version
+
+
+class PgLibrary:
+    """The library of one schema: its store, its search view, its files and job leases."""
+
+    def __init__(self, db: Database, embedder):
+        self.db = db
+        self.embedder = embedder
+        self.store = PgStore(db)
+        self.files = PgFiles(db)
+        self.leases = PgLeases(db)
+        self.view = PgView(db, db.pgvector_version())
+
+    @classmethod
+    def open(cls, db: Database, embedder, create_schema: bool = False) -> "PgLibrary":
+        """The library in db's schema, checked for this embedder (and this Evidenz's schema version)."""
+        if create_schema:
+            create(db, embedder)
+        require_current(db, len(schema.MIGRATIONS))
+        meta = dict(db.execute("SELECT key, value FROM library_meta"))
+        if meta.get("embedding_model") != embedder.name or int(meta.get("dim", 0)) != embedder.dim:
+            raise LibraryError(
+                f"schema {db.schema} holds vectors of the embedding model {meta.get('embedding_model')} "
+                f"({meta.get('dim')}-d), but EMBEDDING_MODEL is {embedder.name} ({embedder.dim}-d); set "
+                f"FLASK_EMBEDDING_MODEL={meta.get('embedding_model')} or use another DATABASE_SCHEMA")
+        if meta.get("analyzer") != analyzer.version():
+            raise LibraryError(f"schema {db.schema} was indexed with another text analysis ({meta.get('analyzer')}); "
+                               "rebuild its BM25 statistics with `flask --app app db reindex-bm25`")
+        return cls(db, embedder)
+
+    def current(self) -> PgView:
+        return self.view
+
+    def matching_documents(self, filters: dict) -> set[str]:
+        return self.store.matching_documents(filters)
+
+    def replace_documents(self, entries) -> None:
+        """Add or replace documents: (info, text, chunks, embeddings, source path) each, in one transaction."""
+        self.db.run(lambda conn: self._replace(conn, entries))
+
+    def delete_document(self, doc_id: str) -> int:
+        """Remove a document, its chunks and their term counts; returns how many chunks went."""
+        def delete(conn):
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
+            removed = self._remove(conn, [doc_id])
+            if conn.execute("DELETE FROM documents WHERE id = %s", (doc_id,)).rowcount:
+                self._settle(conn)
+            return removed
+
+        return self.db.run(delete)
+
+    # inside a transaction
+
+    def _replace(self, conn, entries) -> None:
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
+        self._remove(conn, [info.id for info, *_ in entries])
+        for info, text, chunks, embeddings, source_path in entries:
+            old = conn.execute("DELETE FROM documents WHERE id = %s RETURNING created_at", (info.id,)).fetchone()
+            corpus, tier = self._corpus(conn, info)
+            now = conn.execute("SELECT extract(epoch FROM clock_timestamp())::float8").fetchone()[0]
+            conn.execute(
+                "INSERT INTO documents (id, corpus_id, title, author, language, format, work, tier, community, filename,"
+                " source_path, content_hash, status, chunk_count, created_at, updated_at, metadata, text) VALUES"
+                " (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, 'ready', %s, %s, %s, %s, %s)",
+                (info.id, corpus, info.title, info.author, info.language, info.format, info.work, info.tier,
+                 info.community, info.filename, source_path, info.content_hash, len(chunks), old[0] if old else now,
+                 now, Jsonb(info.metadata), text))
+            self._insert_chunks(conn, info, corpus, tier, chunks, np.asarray(embeddings, dtype=np.float32))
+        self._settle(conn)
+
+    def _corpus(self, conn, info: DocumentInfo) -> tuple[str, str]:
+        """The document's corpus (metadata "corpus", else its tier's, else the default) and that corpus's tier."""
+        corpus = info.metadata.get("corpus") or info.tier or DEFAULT_CORPUS
+        conn.execute("INSERT INTO corpora (id, title, tier, license, source_url) VALUES (%s, %s, %s, %s, %s) "
+                     "ON CONFLICT (id) DO NOTHING", (corpus, corpus, info.tier or "public",
+                                                     info.metadata.get("license"), info.metadata.get("source_url")))
+        return corpus, conn.execute("SELECT tier FROM corpora WHERE id = %s", (corpus,)).fetchone()[0]
+
+    def _insert_chunks(self, conn, info, corpus, tier, chunks: list[Chunk], vectors: np.ndarray) -> None:
+        if not chunks:
+            return
+        ids = [r[0] for r in conn.execute("SELECT nextval('chunks_id_seq') FROM generate_series(1, %s)", (len(chunks),))]
+        counts = [Counter(analyzer.analyze(c.passage_text)) for c in chunks]
+        weight = float(info.metadata.get("authority_weight", 0.0)) if tier == "canonical" else 0.0
+        with conn.cursor().copy(f"COPY chunks ({', '.join(CHUNK_INSERT)}) FROM STDIN") as copy:
+            for key, seq, c, words, vector in zip(ids, range(len(chunks)), chunks, counts, vectors, strict=True):
+                copy.write_row((key, c.id, info.id, corpus, tier, seq, c.title, c.text, c.start, c.end,
+                                Jsonb(list(c.section_path)), c.ref, c.parent_ref, info.work, info.language,
+                                info.author, info.community, weight, sum(words.values()), vector))
+        vocabulary = sorted({t for words in counts for t in words})
+        df = Counter(t for words in counts for t in words)
+        term_ids = dict(conn.execute(
+            "INSERT INTO terms (term, df) SELECT * FROM unnest(%s::text[], %s::int[]) ON CONFLICT (term) "
+            "DO UPDATE SET df = terms.df + excluded.df RETURNING term, id", (vocabulary, [df[t] for t in vocabulary])))
+        with conn.cursor().copy("COPY postings (term_id, chunk, tf, length) FROM STDIN") as copy:
+            for key, words in zip(ids, counts):
+                length = sum(words.values())
+                for term, tf in words.items():
+                    copy.write_row((term_ids[term], key, tf, length))
+        conn.execute("UPDATE bm25 SET n = n + %s, total_length = total_length + %s",
+                     (len(chunks), sum(sum(w.values()) for w in counts)))
+
+    def _remove(self, conn, doc_ids: list[str]) -> int:
+        """Take the documents' chunks out of the term statistics (their rows go with the documents); how many."""
+        found = conn.execute("SELECT count(*), coalesce(sum(length), 0) FROM chunks WHERE doc_id = ANY(%s)",
+                             (doc_ids,)).fetchone()
+        if not found[0]:
+            return 0
+        conn.execute("UPDATE terms SET df = terms.df - gone.n FROM (SELECT p.term_id, count(*) AS n FROM postings p "
+                     "JOIN chunks c ON c.id = p.chunk WHERE c.doc_id = ANY(%s) GROUP BY p.term_id) gone "
+                     "WHERE terms.id = gone.term_id", (doc_ids,))
+        conn.execute("UPDATE bm25 SET n = n - %s, total_length = total_length - %s", (found[0], found[1]))
+        return found[0]
+
+    @staticmethod
+    def _settle(conn) -> None:
+        """After a change: drop terms no chunk uses, recompute the mean idf, bump the generation."""
+        conn.execute("DELETE FROM terms WHERE df <= 0")
+        conn.execute("UPDATE bm25 SET mean_idf = (SELECT coalesce(avg(ln(bm25.n - df + 0.5) - ln(df + 0.5)), 0) "
+                     "FROM terms)")
+        conn.execute("UPDATE library_meta SET value = (value::bigint + 1)::text WHERE key = 'generation'")

@@ -1,0 +1,173 @@
+"""Evidenz's tables in PostgreSQL, after the Halacha AI schema of the seeds, as numbered migrations.
+
+Each migration is a list of statements, formatted with the schema's name and the embedder's dimension (the
+`vector(dim)` column is fixed when the schema is made). `flask --app app db upgrade` applies them
+(database.upgrade); a server refuses a schema newer than MIGRATIONS.
+
+- corpora: each with its tier, license and source URL. A document belongs to one; a chunk's tier is its corpus's
+  (a foreign key on (corpus_id, corpus_tier), which follows a corpus that changes tier).
+- documents and chunks: the embedded store's columns, plus the seed's work, section_ref, parent_ref, language,
+  author, era, community, minhag_scope, authority_weight, corpus_tier, tags and topics. A chunk that is not
+  canonical has authority_weight 0 (a check).
+- terms, postings and bm25: BM25's term statistics, kept in the same transaction as the chunks they count, so
+  search computes the embedded engine's scores in SQL (postgres/search.py).
+- relations between chunks; jobs, and the files they read; answers with their feedback and review; providers'
+  last state.
+"""
+TIERS = ("canonical", "public", "academic", "apocrypha", "private", "restricted")
+RELATION_KINDS = ("disputes", "overrides", "explains", "cites", "parallels", "quotes")
+STATUSES = ("unreviewed", "approved", "corrected", "rejected")
+
+MIGRATIONS = [
+    [
+        "CREATE TABLE {schema}.library_meta (key text PRIMARY KEY, value text NOT NULL)",
+        """CREATE TABLE {schema}.corpora (
+            id text PRIMARY KEY,
+            title text NOT NULL,
+            tier text NOT NULL DEFAULT 'public',
+            license text,
+            source_url text,
+            created_at double precision NOT NULL DEFAULT extract(epoch FROM now()),
+            UNIQUE (id, tier)
+        )""",
+        """CREATE TABLE {schema}.documents (
+            id text PRIMARY KEY,
+            corpus_id text NOT NULL REFERENCES {schema}.corpora(id),
+            title text NOT NULL,
+            author text,
+            language text,
+            format text NOT NULL,
+            work text,
+            tier text,
+            community text,
+            filename text,
+            source_path text,
+            content_hash text NOT NULL,
+            status text NOT NULL,
+            chunk_count integer NOT NULL DEFAULT 0,
+            created_at double precision NOT NULL,
+            updated_at double precision NOT NULL,
+            metadata jsonb NOT NULL DEFAULT '{{}}',
+            text text NOT NULL
+        )""",
+        "CREATE INDEX documents_updated ON {schema}.documents (updated_at DESC, id)",
+        """CREATE TABLE {schema}.chunks (
+            id bigserial PRIMARY KEY,
+            chunk_id text NOT NULL UNIQUE,
+            doc_id text NOT NULL REFERENCES {schema}.documents(id) ON DELETE CASCADE,
+            corpus_id text NOT NULL,
+            corpus_tier text NOT NULL,
+            seq integer NOT NULL,
+            title text NOT NULL,
+            text text NOT NULL,
+            start_offset integer NOT NULL,
+            end_offset integer NOT NULL,
+            section_path jsonb NOT NULL DEFAULT '[]',
+            section_ref text,
+            parent_ref text,
+            work text,
+            language text,
+            author text,
+            era text,
+            community text,
+            minhag_scope text,
+            authority_weight real NOT NULL DEFAULT 0 CHECK (authority_weight BETWEEN 0 AND 1),
+            tags text[] NOT NULL DEFAULT '{{}}',
+            topics text[] NOT NULL DEFAULT '{{}}',
+            length integer NOT NULL,
+            embedding vector({dim}) NOT NULL,
+            FOREIGN KEY (corpus_id, corpus_tier) REFERENCES {schema}.corpora(id, tier) ON UPDATE CASCADE,
+            CONSTRAINT authority_is_canonical CHECK (corpus_tier = 'canonical' OR authority_weight = 0)
+        )""",
+        "CREATE INDEX chunks_doc ON {schema}.chunks (doc_id, seq)",
+        "CREATE INDEX chunks_embedding ON {schema}.chunks USING hnsw (embedding vector_cosine_ops) "
+        "WITH (m = 16, ef_construction = 64)",
+        "CREATE TABLE {schema}.terms (id serial PRIMARY KEY, term text NOT NULL UNIQUE, df integer NOT NULL)",
+        """CREATE TABLE {schema}.postings (
+            term_id integer NOT NULL,
+            chunk bigint NOT NULL REFERENCES {schema}.chunks(id) ON DELETE CASCADE,
+            tf integer NOT NULL,
+            length integer NOT NULL,  -- the chunk's, so scoring reads postings alone
+            PRIMARY KEY (term_id, chunk)
+        )""",
+        "CREATE INDEX postings_chunk ON {schema}.postings (chunk)",
+        """CREATE TABLE {schema}.bm25 (
+            one boolean PRIMARY KEY DEFAULT true CHECK (one),
+            n bigint NOT NULL DEFAULT 0,
+            total_length bigint NOT NULL DEFAULT 0,
+            mean_idf double precision NOT NULL DEFAULT 0,
+            k1 double precision NOT NULL DEFAULT 1.5,
+            b double precision NOT NULL DEFAULT 0.75,
+            epsilon double precision NOT NULL DEFAULT 0.25
+        )""",
+        "INSERT INTO {schema}.bm25 DEFAULT VALUES",
+        f"""CREATE TABLE {{schema}}.relations (
+            id bigserial PRIMARY KEY,
+            from_chunk text NOT NULL REFERENCES {{schema}}.chunks(chunk_id) ON DELETE CASCADE,
+            to_chunk text NOT NULL REFERENCES {{schema}}.chunks(chunk_id) ON DELETE CASCADE,
+            kind text NOT NULL CHECK (kind IN {RELATION_KINDS}),
+            note text,
+            created_at double precision NOT NULL DEFAULT extract(epoch FROM now())
+        )""",
+        "CREATE INDEX relations_from ON {schema}.relations (from_chunk)",
+        "CREATE INDEX relations_to ON {schema}.relations (to_chunk)",
+        """CREATE TABLE {schema}.jobs (
+            id text PRIMARY KEY,
+            kind text NOT NULL,
+            document_id text,
+            filename text,
+            stored_path text,
+            options jsonb NOT NULL DEFAULT '{{}}',
+            status text NOT NULL,
+            stage text NOT NULL,
+            done integer NOT NULL DEFAULT 0,
+            total integer NOT NULL DEFAULT 0,
+            error text,
+            warnings jsonb NOT NULL DEFAULT '[]',
+            owner integer,
+            created_at double precision NOT NULL,
+            updated_at double precision NOT NULL
+        )""",
+        "CREATE INDEX jobs_status ON {schema}.jobs (status, created_at)",
+        """CREATE TABLE {schema}.files (
+            key text PRIMARY KEY,
+            size bigint NOT NULL,
+            data bytea NOT NULL,
+            created_at double precision NOT NULL DEFAULT extract(epoch FROM now())
+        )""",
+        f"""CREATE TABLE {{schema}}.answers (
+            seq bigserial PRIMARY KEY,
+            id text NOT NULL UNIQUE,
+            session_id text,
+            question text NOT NULL,
+            standalone_question text NOT NULL,
+            query_type text,
+            language text,
+            answer text NOT NULL,
+            declined boolean NOT NULL DEFAULT false,
+            citations jsonb NOT NULL DEFAULT '[]',
+            passages jsonb NOT NULL DEFAULT '[]',
+            generator text,
+            model text,
+            degraded_reason text,
+            timings jsonb NOT NULL DEFAULT '{{{{}}}}',
+            created_at double precision NOT NULL,
+            review_status text NOT NULL DEFAULT 'unreviewed' CHECK (review_status IN {STATUSES}),
+            corrected_text text,
+            reviewed_at double precision,
+            search_text text NOT NULL
+        )""",
+        "CREATE INDEX answers_session ON {schema}.answers (session_id, seq)",
+        "CREATE INDEX answers_status ON {schema}.answers (review_status, seq)",
+        """CREATE TABLE {schema}.feedback (
+            id bigserial PRIMARY KEY,
+            answer_id text NOT NULL REFERENCES {schema}.answers(id) ON DELETE CASCADE,
+            rating text NOT NULL CHECK (rating IN ('up', 'down')),
+            comment text,
+            created_at double precision NOT NULL
+        )""",
+        "CREATE INDEX feedback_answer ON {schema}.feedback (answer_id, id)",
+        "CREATE TABLE {schema}.provider_state (name text PRIMARY KEY, state jsonb NOT NULL,"
+        " updated_at double precision NOT NULL)",
+    ],
+]

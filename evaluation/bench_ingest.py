@@ -47,15 +47,16 @@ def bench_pdf(pages: int = 200) -> dict:
     return {"pages": parsed.pages, "seconds": round(seconds, 3), "pages_per_minute": round(parsed.pages / seconds * 60)}
 
 
-def bench_ingest(embedder, pages: int = 200) -> dict:
-    """Ingest a generated `pages`-page PDF into an empty library; returns the job's figures."""
+def bench_ingest(embedder, pages: int = 200, target=None) -> dict:
+    """Ingest a generated `pages`-page PDF into an empty library (a folder, or target: an empty PgLibrary);
+    returns the job's figures."""
     from ingest.jobs import Ingestor
     from search import library
 
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "bench.pdf"
         write_pdf(path, pages)
-        ingestor = Ingestor(library.Library.open(Path(folder) / "library", embedder, create=True))
+        ingestor = Ingestor(target or library.Library.open(Path(folder) / "library", embedder, create=True))
         job = ingestor.submit_file(path, "bench.pdf", {})
         start = time.perf_counter()
         ingestor.run_pending()

@@ -60,9 +60,15 @@ def eval_command(folder, **options):
 @click.option("--queries", default=50, show_default=True, help="Queries per measurement.")
 @click.option("--no-compare", is_flag=True, help="Skip rank_bm25 (slow and memory-hungry at 1M chunks).")
 @click.option("--worker-chunks", default=100_000, show_default=True, help="Index size for the worker memory figure.")
+@click.option("--backend", type=click.Choice(["embedded", "postgres"]), default="embedded", show_default=True,
+              help="postgres: PostgreSQL + pgvector beside the embedded figures (DATABASE_URL, else a pgserver).")
+@click.option("--hnsw-max", default=100_000, show_default=True,
+              help="With --backend postgres: the largest size that also builds HNSW indexes (slow on 2 cores).")
 @with_appcontext
-def bench_command(sizes: str, queries: int, no_compare: bool, worker_chunks: int):
+def bench_command(sizes: str, queries: int, no_compare: bool, worker_chunks: int, backend: str, hnsw_max: int):
     """Per-stage latency, build time, memory, and BM25 against rank_bm25; the last line is JSON."""
+    if backend == "postgres":
+        return bench_postgres_command([int(s) for s in sizes.split(",") if s], hnsw_max)
     from evaluation import benchmark
     from search.embedding import Embedder, resolve_model
     from writers.judge import AnswerabilityJudge
@@ -87,6 +93,36 @@ def bench_command(sizes: str, queries: int, no_compare: bool, worker_chunks: int
                    f" (recall@10 {figures['faiss_hnsw_recall@10']})")
     click.echo(f"worker with models and {worker_chunks:,} chunks: {report['worker']['rss_mb']:.0f} MB RSS")
     click.echo(json.dumps(report))
+
+
+def bench_postgres_command(sizes: list[int], hnsw_max: int):
+    """The PostgreSQL backend beside the embedded one (evaluation/bench_postgres.py); the last line is JSON."""
+    from evaluation import bench_postgres
+    from evaluation.load import QUESTIONS
+    from search.embedding import Embedder
+    from search.library import load
+
+    config = current_app.config
+    library = load(Path(config["LIBRARY_DIR"]), Embedder.load(config["EMBEDDING_MODEL"]))
+    figures = bench_postgres.report(sizes, hnsw_max, library, list(QUESTIONS) * 4, 50, log=click.echo)
+    for row in figures["dense"]:
+        line = f"{row['chunks']:>9,} vectors: FAISS flat {row['faiss_flat']['p50_ms']:.1f}/{row['faiss_flat']['p95_ms']:.1f}"
+        line += f" ms, pgvector exact {row['pgvector_exact']['p50_ms']:.1f}/{row['pgvector_exact']['p95_ms']:.1f} ms"
+        if "pgvector_hnsw" in row:
+            line += (f"; HNSW FAISS {row['faiss_hnsw']['p50_ms']:.1f}/{row['faiss_hnsw']['p95_ms']:.1f} ms (recall@10 "
+                     f"{row['faiss_hnsw_recall@10']}), pgvector {row['pgvector_hnsw']['p50_ms']:.1f}/"
+                     f"{row['pgvector_hnsw']['p95_ms']:.1f} ms (recall@10 {row['pgvector_hnsw_recall@10']}, "
+                     f"{row['pgvector_hnsw_rows']} of 200 rows, built in {row['pgvector_hnsw_build_s']} s)")
+        click.echo(line + "  [p50/p95]")
+    hybrid, ingest, load_run = figures["hybrid"], figures["ingest"], figures["concurrency"]
+    click.echo(f"hybrid search, default library ({hybrid['chunks']:,} chunks, imported in {hybrid['import_s']} s): "
+               f"embedded {hybrid['embedded']['p50_ms']:.1f}/{hybrid['embedded']['p95_ms']:.1f} ms, postgres "
+               f"{hybrid['postgres']['p50_ms']:.1f}/{hybrid['postgres']['p95_ms']:.1f} ms; same top 5: {hybrid['same_top5']}")
+    click.echo(f"ingest: embedded {ingest['embedded']['pages_per_minute']} pages/min, "
+               f"postgres {ingest['postgres']['pages_per_minute']} pages/min")
+    click.echo(f"8 clients, two app servers on one database: p50 {load_run['p50_ms']} ms, p95 {load_run['p95_ms']} ms, "
+               f"{load_run['answered']} answered, {load_run['errors']} errors")
+    click.echo(json.dumps(figures))
 
 
 @click.command("calibrate-support")

@@ -12,10 +12,11 @@ from pathlib import Path
 from tqdm import tqdm
 
 from evaluation.datasets import doc_ranking, in_judge_split, is_beir_corpus, judged_id, read_qrels, read_queries, sample
-from evaluation.libraries import NoVectors, cached_library, eval_pipeline, ingested_library
+from evaluation.libraries import NoVectors, cached_library, eval_pipeline, in_postgres, ingested_library
 from evaluation.metrics import contains_gold, f1_score, mrr_at_k, ndcg_at_k, percentile, recall_at_k
 from hebrew import analyzer
 from ingest.corpus import read_corpus
+from postgres.backend import uses_postgres
 from search import library
 from search.embedding import Embedder
 
@@ -122,6 +123,10 @@ def evaluate_set(config, folder: Path, mode=None, limit=None, seed=0, split="tes
         searched = ingested_library(corpus, indexed_with, cache)
     else:
         searched = cached_library(read_corpus(corpus), indexed_with, config["MAX_CHARS"], config["OVERLAP_CHARS"], cache)
+    if uses_postgres(config):
+        if plain:
+            raise ValueError("--plain measures the embedded baseline; unset DATABASE_URL to run it")
+        searched = in_postgres(config, searched)
     pipeline = eval_pipeline(config, searched, embedder, plain)
     result = {"queries": len(answerable), **evaluate_retrieval(pipeline.retriever, answerable, qrels, mode)}
     if answers or unanswerable:
@@ -141,7 +146,7 @@ def evaluate_set(config, folder: Path, mode=None, limit=None, seed=0, split="tes
         "alpha_he": pipeline.retriever.config.alpha_he, "candidates": config["CANDIDATES"],
         "rerank_depth": config["RERANK_DEPTH"], "max_chars": config["MAX_CHARS"], "overlap": config["OVERLAP_CHARS"],
         "generator": pipeline.generator.default if answers or unanswerable else None,
-        "judge": config["JUDGE_DIR"] or None,
+        "judge": config["JUDGE_DIR"] or None, "backend": "postgres" if uses_postgres(config) else "embedded",
         "analyzer": "plain (hebrew.words.tokenize, no glossary)" if plain else analyzer.version(),
     }
     return result

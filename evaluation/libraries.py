@@ -24,6 +24,9 @@ from ingest.jobs import Ingestor
 from ingest.parsers import parse_file
 from ingest.structure import split
 from pipeline import Pipeline
+from postgres.backend import database
+from postgres.library import PgLibrary
+from postgres.moving_in import import_library
 from retrieval import Retriever
 from search import library
 from search.bm25 import BM25
@@ -164,3 +167,14 @@ def ingested_library(path: Path, embedder, cache_root: Path) -> library.Library:
         ingestor.run(*ingestor.claim(ingestor.submit_file(path, path.name, {}).id))
 
     return _cached(folder, embedder, build)
+
+
+def in_postgres(config, searched: library.Library) -> PgLibrary:
+    """An evaluation library moved into DATABASE_URL's database, in a schema of its own named after its cache folder,
+    filled once (without re-embedding); `eval` then measures the PostgreSQL backend on the same passages."""
+    name = "eval_" + hashlib.sha256(str(searched.folder.resolve()).encode()).hexdigest()[:16]
+    moved = PgLibrary.open(database(config, schema=name), searched.embedder, create_schema=True)
+    if moved.store.stats()["chunks"] != searched.store.stats()["chunks"]:
+        print(f"copying {searched.folder}/ into PostgreSQL schema {name} (once)", file=sys.stderr)
+        import_library(searched.folder, moved)
+    return moved

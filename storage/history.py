@@ -17,22 +17,26 @@ import json
 import re
 import sqlite3
 import time
-import uuid
 from pathlib import Path
 
 from hebrew.normal import normalise
+from storage.answers import (  # noqa: F401 - SESSION_ID, MAX_*, HistoryError, UnknownAnswer: imported from here too
+    MAX_COMMENT_CHARS,
+    MAX_CORRECTED_CHARS,
+    MAX_PAGE,
+    RATINGS,
+    SESSION_ID,
+    STATUSES,
+    SUMMARY_CHARS,
+    HistoryError,
+    UnknownAnswer,
+    check_room,
+    check_search,
+    checked_comment,
+    checked_correction,
+    entry_row,
+)
 from storage.database import Connections, NewerSchema, Transaction, migrate
-
-STATUSES = ("unreviewed", "approved", "corrected", "rejected")
-RATINGS = ("up", "down")
-MAX_COMMENT_CHARS = 2000
-MAX_CORRECTED_CHARS = 20_000
-MAX_FEEDBACK_PER_ANSWER = 100  # keeps one answer's record bounded however often its buttons are pressed
-MAX_SEARCH_CHARS = 200
-MAX_PAGE = 100
-SUMMARY_CHARS = 300  # of the answer, in list rows
-SESSION_ID = re.compile(r"[A-Za-z0-9_-]{1,100}")  # whole ids only: fullmatch
-PASSAGE_FIELDS = ("n", "id", "doc_id", "title", "ref", "ref_he", "chunk")  # the text too, so an old answer shows its evidence
 
 MIGRATIONS = [
     (
@@ -81,14 +85,6 @@ SUMMARY_COLUMNS = f"""a.id, a.session_id, a.question, substr(a.answer, 1, {SUMMA
     a.generator, a.declined, a.review_status, a.created_at,
     (SELECT count(*) FROM feedback f WHERE f.answer_id = a.id AND f.rating = 'up') AS up,
     (SELECT count(*) FROM feedback f WHERE f.answer_id = a.id AND f.rating = 'down') AS down"""
-
-
-class HistoryError(ValueError):
-    """A value History refuses; the message says what to send instead."""
-
-
-class UnknownAnswer(LookupError):
-    """No answer with that id is in the history."""
 
 
 def trigram_available() -> bool:
@@ -140,31 +136,14 @@ class History:
                 "query_type", "language", "declined", "citations" (list of dicts), "passages" (list of dicts, kept as
                 {n, id, doc_id, title, ref, ref_he, chunk}), "generator", "model", "degraded_reason", "timings" or "timings_ms".
         """
-        question, answer = entry.get("question"), entry.get("answer")
-        if not isinstance(question, str) or not question.strip() or not isinstance(answer, str):
-            raise HistoryError('An entry needs "question" (non-empty text) and "answer" (text).')
-        session_id = entry.get("session_id")
-        if session_id is not None and not (isinstance(session_id, str) and SESSION_ID.fullmatch(session_id)):
-            raise HistoryError('"session_id" must be 1-100 characters of letters, digits, "_" and "-".')
-        standalone = entry.get("standalone_question") or question
-        passages = [{k: p.get(k) for k in PASSAGE_FIELDS} for p in entry.get("passages") or []]
-        timings = entry.get("timings", entry.get("timings_ms")) or {}
-        answer_id = uuid.uuid4().hex
-        row = {
-            "id": answer_id, "session_id": session_id, "question": question, "standalone_question": standalone,
-            "query_type": entry.get("query_type"), "language": entry.get("language"), "answer": answer,
-            "declined": bool(entry.get("declined")), "citations": _json(entry.get("citations") or []),
-            "passages": _json(passages), "generator": entry.get("generator"), "model": entry.get("model"),
-            "degraded_reason": entry.get("degraded_reason"), "timings": _json(timings), "created_at": time.time(),
-            "search_text": normalise("\n".join(dict.fromkeys((question, standalone, answer)))),
-        }
+        row = entry_row(entry)
         with Transaction(self.db) as db:
             cursor = db.execute(f"INSERT INTO answers ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
                                 list(row.values()))
             if self.fts:
                 db.execute("INSERT INTO answers_fts(rowid, search_text) VALUES (?, ?)",
                            (cursor.lastrowid, row["search_text"]))
-        return answer_id
+        return row["id"]
 
     def turns(self, session_id: str, limit: int = 3) -> list[dict]:
         """The session's last `limit` turns, oldest first: [{"question", "standalone_question", "answer"}]."""
@@ -186,12 +165,7 @@ class History:
             (items, total); an item has id, session_id, question, answer (its first SUMMARY_CHARS characters),
             query_type, generator, declined, review_status, created_at and feedback {"up": n, "down": n}.
         """
-        if not isinstance(text, str) or len(text) > MAX_SEARCH_CHARS:
-            raise HistoryError(f"Search text must be at most {MAX_SEARCH_CHARS} characters.")
-        if status is not None and status not in STATUSES:
-            raise HistoryError(f"Unknown review status {status!r}; use one of {', '.join(STATUSES)}.")
-        if not 1 <= limit <= MAX_PAGE or offset < 0:
-            raise HistoryError(f"limit must be 1 to {MAX_PAGE} and offset 0 or more.")
+        check_search(text, status, limit, offset)
         where, args = self._text_filter(text)
         if session_id is not None:
             where.append("a.session_id = ?")
@@ -234,18 +208,11 @@ class History:
 
     def add_feedback(self, answer_id: str, rating: str, comment: str | None = None) -> dict:
         """Record an up or down rating with an optional comment; returns the answer's counts {"up": n, "down": n}."""
-        if rating not in RATINGS:
-            raise HistoryError('"rating" must be "up" or "down".')
-        comment = comment.strip() if isinstance(comment, str) else comment
-        if comment is not None and not isinstance(comment, str):
-            raise HistoryError('"comment" must be text.')
-        if comment and len(comment) > MAX_COMMENT_CHARS:
-            raise HistoryError(f"The comment has {len(comment):,} characters; the limit is {MAX_COMMENT_CHARS:,}. Shorten it.")
+        comment = checked_comment(rating, comment)
         with Transaction(self.db) as db:
             self._require(db, answer_id)
             count = db.execute("SELECT count(*) FROM feedback WHERE answer_id = ?", (answer_id,)).fetchone()[0]
-            if count >= MAX_FEEDBACK_PER_ANSWER:
-                raise HistoryError(f"This answer already has {MAX_FEEDBACK_PER_ANSWER} feedback entries; no more are kept.")
+            check_room(count)
             db.execute("INSERT INTO feedback (answer_id, rating, comment, created_at) VALUES (?, ?, ?, ?)",
                        (answer_id, rating, comment or None, time.time()))
             counts = dict(db.execute("SELECT rating, count(*) FROM feedback WHERE answer_id = ? GROUP BY rating",
@@ -258,18 +225,7 @@ class History:
         Any status may follow any other. "corrected" needs corrected_text; the other statuses take none and clear
         a previous correction; "unreviewed" also clears reviewed_at.
         """
-        if status not in STATUSES:
-            raise HistoryError(f'"status" must be one of {", ".join(STATUSES)}.')
-        if corrected_text is not None and not isinstance(corrected_text, str):
-            raise HistoryError('"corrected_text" must be text.')
-        corrected_text = (corrected_text or "").strip() or None
-        if status == "corrected" and corrected_text is None:
-            raise HistoryError('Status "corrected" needs "corrected_text": the answer as it should read.')
-        if status != "corrected" and corrected_text is not None:
-            raise HistoryError(f'"corrected_text" goes with status "corrected" only, not {status!r}.')
-        if corrected_text and len(corrected_text) > MAX_CORRECTED_CHARS:
-            raise HistoryError(f"The corrected text has {len(corrected_text):,} characters; "
-                               f"the limit is {MAX_CORRECTED_CHARS:,}.")
+        corrected_text = checked_correction(status, corrected_text)
         reviewed_at = None if status == "unreviewed" else time.time()
         with Transaction(self.db) as db:
             self._require(db, answer_id)
@@ -277,16 +233,21 @@ class History:
                        (status, corrected_text, reviewed_at, answer_id))
         return {"review_status": status, "corrected_text": corrected_text, "reviewed_at": reviewed_at}
 
+    def save_provider_state(self, name: str, state: dict) -> None:
+        """Keep a model provider's last state (storage/provider_state.py)."""
+        self.db.execute("INSERT INTO provider_state (name, state, updated_at) VALUES (?, ?, ?) ON CONFLICT(name) "
+                        "DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at",
+                        (name, json.dumps(state), time.time()))
+
+    def provider_states(self) -> dict[str, dict]:
+        """The providers' last states by name."""
+        return {name: json.loads(state) for name, state in self.db.execute("SELECT name, state FROM provider_state")}
+
     @staticmethod
     def _require(db, answer_id: str) -> None:
         """Raise UnknownAnswer unless answer_id is in the history."""
         if db.execute("SELECT 1 FROM answers WHERE id = ?", (answer_id,)).fetchone() is None:
             raise UnknownAnswer(answer_id)
-
-
-def _json(value) -> str:
-    """JSON text that keeps Hebrew readable in the file."""
-    return json.dumps(value, ensure_ascii=False)
 
 
 def _summary(row) -> dict:

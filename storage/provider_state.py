@@ -3,17 +3,13 @@ called the provider last, so that every worker's /api/health says the same. The 
 history file (storage/history.py migrates it).
 Does not: decide anything about a provider (writers/resilience.py does), or keep more than the last state.
 """
-import json
-import time
 
 
 def save(history, name: str, state: dict) -> None:
     """Keep a provider's state (circuit, last call) for every worker's health."""
-    history.db.execute("INSERT INTO provider_state (name, state, updated_at) VALUES (?, ?, ?) ON CONFLICT(name) "
-                       "DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at",
-                       (name, json.dumps(state), time.time()))
+    history.save_provider_state(name, state)
 
 
 def load(history) -> dict[str, dict]:
     """The providers' last states by name."""
-    return {name: json.loads(state) for name, state in history.db.execute("SELECT name, state FROM provider_state")}
+    return history.provider_states()

@@ -83,9 +83,11 @@ Green tea wants water below boiling, about eighty degrees, for two minutes.
 """
 
 
-def library_app(config, folder, writer=None):
-    """The app over a real library built in folder, managed by the documents API; writer answers (a FakeWriter)."""
-    lib = corpus.build(CORPUS, FakeEmbedder(), folder, 1200, 200)
+def library_app(config, folder, writer=None, backend=None):
+    """The app over a real library built in folder (or on backend, tests/pg.py), managed by the documents API;
+    writer answers (a FakeWriter)."""
+    lib = backend.build(CORPUS) if backend else corpus.build(CORPUS, FakeEmbedder(), folder, 1200, 200)
+    config = {**config, **(backend.config if backend else {})}
     writer = writer or FakeWriter("offline")
     pipeline = Pipeline(FakeClassifier(), Retriever(lib, FakeEmbedder()), Generator({writer.name: writer}, writer.name))
     return create_app(config, pipeline=pipeline, library=lib)

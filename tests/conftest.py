@@ -290,4 +290,4 @@ def serve():
         server.close()
 
 
-from pg import backend, pg_db, pg_server  # noqa: E402, F401 - PostgreSQL fixtures (tests/pg.py)
+from pg import any_history, backend, pg_db, pg_server  # noqa: E402, F401 - PostgreSQL fixtures (tests/pg.py)

@@ -69,3 +69,12 @@ def backend(request, tmp_path):
     yield Backend("postgres", tmp_path / "lib", db, {"DATABASE_URL": db.url, "DATABASE_SCHEMA": db.schema})
     db.execute(f"DROP SCHEMA {db.schema} CASCADE")
     db.close()
+
+
+@pytest.fixture
+def any_history(backend):
+    """The answer history on each backend in turn: a History file, then a PgHistory."""
+    from postgres.history import PgHistory
+    from storage.history import History
+
+    return History(backend.folder / "history.sqlite3") if backend.db is None else PgHistory(backend.db)

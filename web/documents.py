@@ -154,6 +154,7 @@ def reindex(doc_id: str):
 
 @bp.get("/api/stats")
 def stats():
-    """Documents, chunks, and the documents with the most chunks."""
+    """Documents, chunks, jobs by status, the bytes of the uploaded files kept, and the largest documents."""
     found = store()
-    return {**found.stats(), "jobs": found.job_counts(), "per_document": found.largest_documents()}
+    return {**found.stats(), "jobs": found.job_counts(), "uploaded_bytes": services().ingestor.stored_bytes(),
+            "per_document": found.largest_documents()}

@@ -20,8 +20,9 @@ FTS_MODES = [pytest.param(True, id="fts5-trigram"), pytest.param(False, id="like
 
 
 @pytest.fixture
-def history(tmp_path):
-    return History(tmp_path / "history.sqlite3")
+def history(any_history):
+    """A History file, then the PostgreSQL one (tests/pg.py): every test that takes it runs on both backends."""
+    return any_history
 
 
 # History
@@ -216,7 +217,7 @@ def test_feedback_and_review_of_an_unknown_answer(history):
 
 
 def test_feedback_per_answer_is_bounded(history, monkeypatch):
-    monkeypatch.setattr("storage.history.MAX_FEEDBACK_PER_ANSWER", 2)
+    monkeypatch.setattr("storage.answers.MAX_FEEDBACK_PER_ANSWER", 2)
     answer_id = history.log(entry())
     history.add_feedback(answer_id, "up")
     history.add_feedback(answer_id, "up")

@@ -1,6 +1,7 @@
 """The book manager end to end over HTTP: upload, jobs, list, filters, re-index, remove, and refusals.
 
-Real files, the real parsers, chunker, SQLite store and indexes; the embedder and classifier are fakes.
+Real files, the real parsers, chunker, store and indexes, on each backend (the embedded files, and PostgreSQL);
+the embedder and classifier are fakes.
 """
 import time
 
@@ -14,9 +15,12 @@ from search import library
 
 
 @pytest.fixture
-def lib_client(tmp_path):
-    app = library_app({"TESTING": True, "MAX_UPLOAD_BYTES": 200_000}, tmp_path / "lib")
-    return app.test_client()
+def lib_client(tmp_path, backend):
+    """A client of the app over a library on each backend in turn (tests/pg.py)."""
+    app = library_app({"TESTING": True, "MAX_UPLOAD_BYTES": 200_000}, tmp_path / "lib", backend=backend)
+    client = app.test_client()
+    client.backend = backend.name
+    return client
 
 
 def upload(client, name, data, **fields):
@@ -125,6 +129,7 @@ def test_a_failed_parse_is_reported_on_the_job_and_its_file_removed(lib_client, 
     assert lib_client.get("/api/stats").get_json()["documents"] == 4
     assert [p for p in (tmp_path / "lib").rglob("*") if p.is_file() and p.parent.name in ("uploads", "files", "jobs")
             and not p.name.startswith(".")] == []  # no upload, no kept copy, no lock: only the job's record
+    assert lib_client.get("/api/stats").get_json()["uploaded_bytes"] == 0  # in the folder or the database
 
 
 @pytest.mark.parametrize("name", ["notes\x00.txt", "no\x00tes.t\x00xt", "tab\there.txt", "bell\x07.md"])

@@ -9,8 +9,9 @@ from web.history import bp
 
 
 @pytest.fixture
-def history(tmp_path):
-    return History(tmp_path / "history.sqlite3")
+def history(any_history):
+    """A History file, then the PostgreSQL one (tests/pg.py): every test that takes it runs on both backends."""
+    return any_history
 
 
 @pytest.fixture

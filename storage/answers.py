@@ -1,0 +1,101 @@
+"""What an answer log accepts, for both backends (storage/history.py, postgres/history.py): the entry's row,
+and the checks of search arguments, feedback and reviews, each refusing with a message that says what to send.
+Does not: store anything.
+"""
+import json
+import re
+import time
+import uuid
+
+from hebrew.normal import normalise
+
+STATUSES = ("unreviewed", "approved", "corrected", "rejected")
+RATINGS = ("up", "down")
+MAX_COMMENT_CHARS = 2000
+MAX_CORRECTED_CHARS = 20_000
+MAX_FEEDBACK_PER_ANSWER = 100  # keeps one answer's record bounded however often its buttons are pressed
+MAX_SEARCH_CHARS = 200
+MAX_PAGE = 100
+SUMMARY_CHARS = 300  # of the answer, in list rows
+SESSION_ID = re.compile(r"[A-Za-z0-9_-]{1,100}")  # whole ids only: fullmatch
+PASSAGE_FIELDS = ("n", "id", "doc_id", "title", "ref", "ref_he", "chunk")  # the text too, so an old answer shows its evidence
+
+
+class HistoryError(ValueError):
+    """A value History refuses; the message says what to send instead."""
+
+
+
+class UnknownAnswer(LookupError):
+    """No answer with that id is in the history."""
+
+
+def entry_row(entry: dict) -> dict:
+    """The answers row of a History.log entry (see there), checked; HistoryError says what is wrong."""
+    question, answer = entry.get("question"), entry.get("answer")
+    if not isinstance(question, str) or not question.strip() or not isinstance(answer, str):
+        raise HistoryError('An entry needs "question" (non-empty text) and "answer" (text).')
+    session_id = entry.get("session_id")
+    if session_id is not None and not (isinstance(session_id, str) and SESSION_ID.fullmatch(session_id)):
+        raise HistoryError('"session_id" must be 1-100 characters of letters, digits, "_" and "-".')
+    standalone = entry.get("standalone_question") or question
+    passages = [{k: p.get(k) for k in PASSAGE_FIELDS} for p in entry.get("passages") or []]
+    timings = entry.get("timings", entry.get("timings_ms")) or {}
+    return {
+        "id": uuid.uuid4().hex, "session_id": session_id, "question": question, "standalone_question": standalone,
+        "query_type": entry.get("query_type"), "language": entry.get("language"), "answer": answer,
+        "declined": bool(entry.get("declined")), "citations": _json(entry.get("citations") or []),
+        "passages": _json(passages), "generator": entry.get("generator"), "model": entry.get("model"),
+        "degraded_reason": entry.get("degraded_reason"), "timings": _json(timings), "created_at": time.time(),
+        "search_text": normalise("\n".join(dict.fromkeys((question, standalone, answer)))),
+    }
+
+
+def check_search(text, status, limit: int, offset: int) -> None:
+    """Refuse search arguments History.search cannot use."""
+    if not isinstance(text, str) or len(text) > MAX_SEARCH_CHARS:
+        raise HistoryError(f"Search text must be at most {MAX_SEARCH_CHARS} characters.")
+    if status is not None and status not in STATUSES:
+        raise HistoryError(f"Unknown review status {status!r}; use one of {', '.join(STATUSES)}.")
+    if not 1 <= limit <= MAX_PAGE or offset < 0:
+        raise HistoryError(f"limit must be 1 to {MAX_PAGE} and offset 0 or more.")
+
+
+def checked_comment(rating, comment):
+    """A feedback's comment, stripped, after checking it and the rating."""
+    if rating not in RATINGS:
+        raise HistoryError('"rating" must be "up" or "down".')
+    comment = comment.strip() if isinstance(comment, str) else comment
+    if comment is not None and not isinstance(comment, str):
+        raise HistoryError('"comment" must be text.')
+    if comment and len(comment) > MAX_COMMENT_CHARS:
+        raise HistoryError(f"The comment has {len(comment):,} characters; the limit is {MAX_COMMENT_CHARS:,}. Shorten it.")
+    return comment
+
+
+def checked_correction(status, corrected_text) -> str | None:
+    """A review's corrected text (None for every status but "corrected"), after checking it and the status."""
+    if status not in STATUSES:
+        raise HistoryError(f'"status" must be one of {", ".join(STATUSES)}.')
+    if corrected_text is not None and not isinstance(corrected_text, str):
+        raise HistoryError('"corrected_text" must be text.')
+    corrected_text = (corrected_text or "").strip() or None
+    if status == "corrected" and corrected_text is None:
+        raise HistoryError('Status "corrected" needs "corrected_text": the answer as it should read.')
+    if status != "corrected" and corrected_text is not None:
+        raise HistoryError(f'"corrected_text" goes with status "corrected" only, not {status!r}.')
+    if corrected_text and len(corrected_text) > MAX_CORRECTED_CHARS:
+        raise HistoryError(f"The corrected text has {len(corrected_text):,} characters; "
+                           f"the limit is {MAX_CORRECTED_CHARS:,}.")
+    return corrected_text
+
+
+def check_room(feedback_count: int) -> None:
+    """Refuse one more feedback entry for an answer that has MAX_FEEDBACK_PER_ANSWER."""
+    if feedback_count >= MAX_FEEDBACK_PER_ANSWER:
+        raise HistoryError(f"This answer already has {MAX_FEEDBACK_PER_ANSWER} feedback entries; no more are kept.")
+
+
+def _json(value) -> str:
+    """JSON text that keeps Hebrew readable in the file."""
+    return json.dumps(value, ensure_ascii=False)

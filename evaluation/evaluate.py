@@ -11,9 +11,30 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from evaluation.datasets import doc_ranking, in_judge_split, is_beir_corpus, judged_id, read_qrels, read_queries, sample
-from evaluation.libraries import NoVectors, cached_library, eval_pipeline, in_postgres, ingested_library
-from evaluation.metrics import contains_gold, f1_score, mrr_at_k, ndcg_at_k, percentile, recall_at_k
+from evaluation.datasets import (
+    doc_ranking,
+    in_judge_split,
+    is_beir_corpus,
+    judged_id,
+    read_qrels,
+    read_queries,
+    sample,
+)
+from evaluation.libraries import (
+    NoVectors,
+    cached_library,
+    eval_pipeline,
+    in_postgres,
+    ingested_library,
+)
+from evaluation.metrics import (
+    contains_gold,
+    f1_score,
+    mrr_at_k,
+    ndcg_at_k,
+    percentile,
+    recall_at_k,
+)
 from hebrew import analyzer
 from ingest.corpus import read_corpus
 from postgres.backend import uses_postgres

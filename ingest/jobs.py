@@ -106,7 +106,7 @@ class Ingestor:
         self._thread.start()
 
     def _loop(self) -> None:
-        while True:
+        while not getattr(self.library, "closed", False):  # a PostgreSQL library is closed with its pool
             try:
                 if not self.run_pending():
                     self._wake.wait(timeout=2.0)

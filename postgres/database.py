@@ -17,7 +17,7 @@ from contextlib import contextmanager
 import psycopg
 from pgvector.psycopg import register_vector
 from psycopg import errors
-from psycopg_pool import ConnectionPool, PoolTimeout
+from psycopg_pool import ConnectionPool, PoolClosed, PoolTimeout
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +48,7 @@ class Database:
         self.url, self.schema, self.wait_seconds = url, schema, wait_seconds
         self._options = f"-c search_path={schema},public -c statement_timeout={int(timeout_ms)}"
         self.max_size = max_size
+        self.closed = False
         self.pool = self._pool()
 
     def _pool(self) -> ConnectionPool:
@@ -86,6 +87,8 @@ class Database:
                 yield conn
         except PoolTimeout as exc:
             raise Unavailable(f"the database did not answer within {self.wait_seconds:g} s ({exc})") from None
+        except PoolClosed:
+            raise Unavailable("this process closed its connections to the database") from None
 
     def run(self, work, retries: int = RETRIES):
         """work(connection) in one transaction, retried on a lost connection or a serialisation failure."""
@@ -133,6 +136,7 @@ class Database:
         return tuple(int(p) for p in re.findall(r"\d+", found[0][0])) if found else ()
 
     def close(self) -> None:
+        self.closed = True
         self.pool.close()
 
 

@@ -66,6 +66,10 @@ class PgLibrary:
                                "rebuild its BM25 statistics with `flask --app app db reindex-bm25`")
         return cls(db, embedder)
 
+    @property
+    def closed(self) -> bool:
+        return self.db.closed
+
     def current(self) -> PgView:
         return self.view
 

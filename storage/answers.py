@@ -1,5 +1,6 @@
 """What an answer log accepts, for both backends (storage/history.py, postgres/history.py): the entry's row,
-and the checks of search arguments, feedback and reviews, each refusing with a message that says what to send.
+and the checks of search arguments, feedback and reviews, each refusing with a message that says what to send;
+and the shape of a search's list row, whose SQL both databases read alike.
 Does not: store anything.
 """
 import json
@@ -19,11 +20,16 @@ MAX_PAGE = 100
 SUMMARY_CHARS = 300  # of the answer, in list rows
 SESSION_ID = re.compile(r"[A-Za-z0-9_-]{1,100}")  # whole ids only: fullmatch
 PASSAGE_FIELDS = ("n", "id", "doc_id", "title", "ref", "ref_he", "chunk")  # the text too, so an old answer shows its evidence
+SUMMARY_COLUMNS = f"""a.id, a.session_id, a.question, substr(a.answer, 1, {SUMMARY_CHARS}) AS answer, a.query_type,
+    a.generator, a.declined, a.review_status, a.created_at,
+    (SELECT count(*) FROM feedback f WHERE f.answer_id = a.id AND f.rating = 'up') AS up,
+    (SELECT count(*) FROM feedback f WHERE f.answer_id = a.id AND f.rating = 'down') AS down"""
+SUMMARY_NAMES = ("id", "session_id", "question", "answer", "query_type", "generator", "declined", "review_status",
+                 "created_at", "up", "down")  # SUMMARY_COLUMNS' names, in order
 
 
 class HistoryError(ValueError):
     """A value History refuses; the message says what to send instead."""
-
 
 
 class UnknownAnswer(LookupError):
@@ -94,6 +100,14 @@ def check_room(feedback_count: int) -> None:
     """Refuse one more feedback entry for an answer that has MAX_FEEDBACK_PER_ANSWER."""
     if feedback_count >= MAX_FEEDBACK_PER_ANSWER:
         raise HistoryError(f"This answer already has {MAX_FEEDBACK_PER_ANSWER} feedback entries; no more are kept.")
+
+
+def summary(row: dict) -> dict:
+    """A list row from SUMMARY_COLUMNS: declined as a bool and the feedback counts as one object."""
+    item = dict(row)
+    item["declined"] = bool(item["declined"])
+    item["feedback"] = {"up": item.pop("up"), "down": item.pop("down")}
+    return item
 
 
 def _json(value) -> str:

@@ -20,14 +20,17 @@ import time
 from pathlib import Path
 
 from hebrew.normal import normalise
-from storage.answers import (  # noqa: F401 - SESSION_ID, MAX_*, HistoryError, UnknownAnswer: imported from here too
+from storage.answers import (  # noqa: F401 - the limits, SESSION_ID and the errors are imported from here too
     MAX_COMMENT_CHARS,
     MAX_CORRECTED_CHARS,
     MAX_PAGE,
+    MAX_SEARCH_CHARS,
+    PASSAGE_FIELDS,
     RATINGS,
     SESSION_ID,
     STATUSES,
     SUMMARY_CHARS,
+    SUMMARY_COLUMNS,
     HistoryError,
     UnknownAnswer,
     check_room,
@@ -35,6 +38,7 @@ from storage.answers import (  # noqa: F401 - SESSION_ID, MAX_*, HistoryError, U
     checked_comment,
     checked_correction,
     entry_row,
+    summary,
 )
 from storage.database import Connections, NewerSchema, Transaction, migrate
 
@@ -81,10 +85,6 @@ MIGRATIONS = [
 # Derived from answers.search_text (external content), so it can be dropped and rebuilt at any time.
 FTS_TABLE = ("CREATE VIRTUAL TABLE IF NOT EXISTS answers_fts USING fts5("
              "search_text, content='answers', content_rowid='rowid', tokenize='trigram')")
-SUMMARY_COLUMNS = f"""a.id, a.session_id, a.question, substr(a.answer, 1, {SUMMARY_CHARS}) AS answer, a.query_type,
-    a.generator, a.declined, a.review_status, a.created_at,
-    (SELECT count(*) FROM feedback f WHERE f.answer_id = a.id AND f.rating = 'up') AS up,
-    (SELECT count(*) FROM feedback f WHERE f.answer_id = a.id AND f.rating = 'down') AS down"""
 
 
 def trigram_available() -> bool:
@@ -177,7 +177,7 @@ class History:
         total = self.db.execute(f"SELECT count(*) FROM answers a {clause}", args).fetchone()[0]
         rows = self.db.execute(f"SELECT {SUMMARY_COLUMNS} FROM answers a {clause} ORDER BY a.rowid DESC LIMIT ? OFFSET ?",
                                [*args, limit, offset]).fetchall()
-        return [_summary(r) for r in rows], total
+        return [summary(r) for r in rows], total
 
     def _text_filter(self, text: str) -> tuple[list[str], list]:
         """SQL conditions (and their arguments) that every word of text occurs in an answer's search text."""
@@ -239,7 +239,7 @@ class History:
                         "DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at",
                         (name, json.dumps(state), time.time()))
 
-    def provider_states(self) -> dict[str, dict]:
+    def load_provider_states(self) -> dict[str, dict]:
         """The providers' last states by name."""
         return {name: json.loads(state) for name, state in self.db.execute("SELECT name, state FROM provider_state")}
 
@@ -248,11 +248,3 @@ class History:
         """Raise UnknownAnswer unless answer_id is in the history."""
         if db.execute("SELECT 1 FROM answers WHERE id = ?", (answer_id,)).fetchone() is None:
             raise UnknownAnswer(answer_id)
-
-
-def _summary(row) -> dict:
-    """A list row: the summary columns, declined as a bool and the feedback counts as one object."""
-    item = dict(row)
-    item["declined"] = bool(item["declined"])
-    item["feedback"] = {"up": item.pop("up"), "down": item.pop("down")}
-    return item

@@ -12,4 +12,4 @@ def save(history, name: str, state: dict) -> None:
 
 def load(history) -> dict[str, dict]:
     """The providers' last states by name."""
-    return history.provider_states()
+    return history.load_provider_states()

@@ -12,6 +12,7 @@ LAYERS = [
     {"models", "hebrew"},
     {"storage"},
     {"search"},
+    {"postgres"},
     {"ingest"},
     {"question", "writers"},
     {"retrieval", "generator"},

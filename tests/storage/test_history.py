@@ -1,4 +1,4 @@
-"""The answer history: real SQLite in a fresh folder per test."""
+"""The answer history: real SQLite in a fresh folder per test, and real PostgreSQL (the `history` fixture)."""
 import os
 import sqlite3
 import threading
@@ -6,6 +6,7 @@ import threading
 import pytest
 
 from builders import logged_answer as entry
+from postgres.history import PgHistory
 from storage.history import (
     MAX_COMMENT_CHARS,
     MAX_CORRECTED_CHARS,
@@ -16,13 +17,21 @@ from storage.history import (
     trigram_available,
 )
 
-FTS_MODES = [pytest.param(True, id="fts5-trigram"), pytest.param(False, id="like")]
+SEARCH_MODES = ["fts5-trigram", "like", "postgres"]  # History with its trigram index, without it, PgHistory
 
 
 @pytest.fixture
 def history(any_history):
-    """A History file, then the PostgreSQL one (tests/pg.py): every test that takes it runs on both backends."""
+    """A History file, then the PostgreSQL one (tests/pg.py): each test that takes it runs on both."""
     return any_history
+
+
+@pytest.fixture(params=SEARCH_MODES)
+def searched(request, tmp_path):
+    """A history in each way it searches: SQLite's trigram index, SQLite's LIKE, PostgreSQL's strpos."""
+    if request.param == "postgres":
+        return PgHistory(request.getfixturevalue("pg_db"))
+    return History(tmp_path / "h.sqlite3", use_fts=request.param == "fts5-trigram")
 
 
 # History
@@ -100,9 +109,8 @@ def test_trigram_index_is_used_when_this_sqlite_has_it(tmp_path):
     assert History(tmp_path / "b.sqlite3", use_fts=False).fts is False
 
 
-@pytest.mark.parametrize("use_fts", FTS_MODES)
-def test_search_finds_every_word_in_question_standalone_question_or_answer(tmp_path, use_fts):
-    history = History(tmp_path / "h.sqlite3", use_fts=use_fts)
+def test_search_finds_every_word_in_question_standalone_question_or_answer(searched):
+    history = searched
     fleming = history.log(entry())
     everest = history.log(entry("How high is Mount Everest?", "It is 8,849 metres high [1].", session_id="s2"))
     shabbat = history.log(entry("and on Yom Tov?", "Cooking for the day is permitted [1].",
@@ -123,9 +131,8 @@ def test_search_finds_every_word_in_question_standalone_question_or_answer(tmp_p
     assert found("100%") == [] and found("_") == [shabbat, everest, fleming]  # wildcards are plain text
 
 
-@pytest.mark.parametrize("use_fts", FTS_MODES)
-def test_search_in_hebrew_ignores_vowel_points(tmp_path, use_fts):
-    history = History(tmp_path / "h.sqlite3", use_fts=use_fts)
+def test_search_in_hebrew_ignores_vowel_points(searched):
+    history = searched
     pointed = history.log(entry("האם מותר לחמם מים בשַׁבָּת?", "מותר לחמם מים שהוחמו מערב שבת [1].", language="he"))
     plain = history.log(entry("ומה ביום טוב?", "ביום טוב מותר לבשל לצורך היום [1].", language="he",
                               standalone_question="האם מותר לחמם מים ביום טוב?"))
@@ -142,9 +149,8 @@ def test_search_in_hebrew_ignores_vowel_points(tmp_path, use_fts):
     assert found("מים penicillin") == []
 
 
-@pytest.mark.parametrize("use_fts", FTS_MODES)
-def test_search_pages_filters_and_counts(tmp_path, use_fts):
-    history = History(tmp_path / "h.sqlite3", use_fts=use_fts)
+def test_search_pages_filters_and_counts(searched):
+    history = searched
     ids = [history.log(entry(f"question {n} about Rome", f"answer {n}", session_id="s1" if n % 2 else "s2"))
            for n in range(7)]
     items, total = history.search("rome", limit=3)

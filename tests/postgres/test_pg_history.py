@@ -106,27 +106,3 @@ def test_feedback_pressed_at_once_stops_at_the_bound(pg_history, monkeypatch):
     assert sorted(o["up"] for o in outcomes if isinstance(o, dict)) == [1, 2, 3, 4, 5]
     assert outcomes.count("This answer already has 5 feedback entries; no more are kept.") == 3
     assert len(pg_history.get(answer_id)["feedback"]) == 5
-
-
-def test_two_threads_logging_at_once_lose_nothing(pg_history):
-    barrier = threading.Barrier(2)
-    ids, errors = [], []
-
-    def work(name):
-        try:
-            barrier.wait()
-            for n in range(40):
-                ids.append(pg_history.log(entry(f"{name} question {n}", "answer", session_id=name)))
-                pg_history.add_feedback(ids[-1], "up")
-        except Exception as exc:  # noqa: BLE001 - the test reports any failure in a thread
-            errors.append(exc)
-
-    threads = [threading.Thread(target=work, args=(name,)) for name in ("alpha", "beta")]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert errors == []
-    assert len(set(ids)) == 80 and pg_history.search(limit=1)[1] == 80
-    assert pg_history.search("alpha")[1] == 40 and pg_history.search(session_id="beta")[1] == 40
-    assert [t["question"] for t in pg_history.turns("alpha")] == [f"alpha question {n}" for n in (37, 38, 39)]

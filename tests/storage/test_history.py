@@ -260,8 +260,7 @@ def test_review_refuses_bad_values_and_changes_nothing(history, status, text, me
     assert history.get(answer_id)["review_status"] == "unreviewed"
 
 
-def test_two_threads_logging_at_once_lose_nothing(tmp_path):
-    history = History(tmp_path / "h.sqlite3")
+def test_two_threads_logging_at_once_lose_nothing(history):
     barrier = threading.Barrier(2)
     ids, errors = [], []
 

@@ -1,8 +1,8 @@
 """One way to turn an error into a response: every expected error becomes {"error": message} with its 4xx.
 
 Views raise ApiError, or let an error of a lower layer rise whose message is written for the client
-(storage's HistoryError, a file's RejectedFile, the database's Unavailable: a 503): register_error_handlers maps each to an ApiError and answers
-it through `respond`. werkzeug's own errors (404, 405, 413) get messages that say what to do; anything else
+(storage's HistoryError, a file's RejectedFile; the database's Unavailable is a 503): register_error_handlers maps
+each to an ApiError and answers it through `respond`. werkzeug's own errors (404, 405, 413) get messages that say what to do; anything else
 is a 500 with a generic message, the traceback in the log, never exception text. The page's security headers
 are set here too.
 """

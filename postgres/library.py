@@ -63,7 +63,7 @@ class PgLibrary:
                 f"FLASK_EMBEDDING_MODEL={meta.get('embedding_model')} or use another DATABASE_SCHEMA")
         if meta.get("analyzer") != analyzer.version():
             raise LibraryError(f"schema {db.schema} was indexed with another text analysis ({meta.get('analyzer')}); "
-                               "rebuild its BM25 statistics with `flask --app app db reindex-bm25`")
+                               "move the library in again: a new DATABASE_SCHEMA and `flask --app app db import-library`")
         return cls(db, embedder)
 
     @property

@@ -1,9 +1,8 @@
-"""The answer history's API through a real Flask app, over a real History in a fresh folder per test."""
+"""The answer history's API through a real Flask app, over a real history on each backend (a fresh file, a fresh schema)."""
 import pytest
 from flask import Flask
 
 from builders import logged_answer as entry
-from storage.history import History
 from web.errors import register_error_handlers
 from web.history import bp
 

@@ -92,7 +92,7 @@ def dense(url: str, size: int, hnsw: bool, log) -> dict:
         db.close()
     for value in out.values():
         if isinstance(value, dict):
-            value.pop("last", None)
+            pop(value)
     return out
 
 

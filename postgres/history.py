@@ -10,7 +10,6 @@ Feedback locks its answer's row, so concurrent buttons never pass MAX_FEEDBACK_P
 The table provider_state holds each model provider's last state for every server's health.
 Does not: delete answers, or hold the library (postgres/library.py).
 """
-import json
 import math
 import time
 
@@ -19,6 +18,7 @@ from psycopg.types.json import Jsonb
 from hebrew.normal import normalise
 from postgres.database import Database
 from storage.answers import (
+    JSON_COLUMNS,
     RATINGS,
     SUMMARY_COLUMNS,
     SUMMARY_NAMES,
@@ -31,7 +31,6 @@ from storage.answers import (
     summary,
 )
 
-JSON_COLUMNS = ("citations", "passages", "timings")
 RECORD_COLUMNS = ("id", "session_id", "question", "standalone_question", "query_type", "language", "answer",
                   "declined", "citations", "passages", "generator", "model", "degraded_reason", "timings",
                   "created_at", "review_status", "corrected_text", "reviewed_at")  # History.get's keys, in its order
@@ -45,7 +44,7 @@ class PgHistory:
 
     def log(self, entry: dict) -> str:
         """Store one answer (History.log's entry); returns its new id."""
-        row = {k: storable(json.loads(v) if k in JSON_COLUMNS else v) for k, v in entry_row(entry).items()}
+        row = {k: storable(v) for k, v in entry_row(entry).items()}
         row.update({k: Jsonb(row[k]) for k in JSON_COLUMNS})
         # a retry after a commit whose answer was lost finds its row there already
         self.db.execute(f"INSERT INTO answers ({', '.join(row)}) VALUES ({', '.join(['%s'] * len(row))}) "

@@ -123,24 +123,24 @@ class PgLibrary:
             return
         ids = [r[0] for r in conn.execute("SELECT nextval('chunks_id_seq') FROM generate_series(1, %s)", (len(chunks),))]
         counts = [Counter(analyzer.analyze(c.passage_text)) for c in chunks]
+        lengths = [sum(words.values()) for words in counts]  # BM25's document lengths
         weight = float(info.metadata.get("authority_weight", 0.0)) if tier == "canonical" else 0.0
         with conn.cursor().copy(f"COPY chunks ({', '.join(CHUNK_INSERT)}) FROM STDIN") as copy:
-            for key, seq, c, words, vector in zip(ids, range(len(chunks)), chunks, counts, vectors, strict=True):
+            for key, seq, c, length, vector in zip(ids, range(len(chunks)), chunks, lengths, vectors, strict=True):
                 copy.write_row((key, c.id, info.id, corpus, tier, seq, c.title, c.text, c.start, c.end,
                                 Jsonb(list(c.section_path)), c.ref, c.parent_ref, info.work, info.language,
-                                info.author, info.community, weight, sum(words.values()), vector))
+                                info.author, info.community, weight, length, vector))
         vocabulary = sorted({t for words in counts for t in words})
         df = Counter(t for words in counts for t in words)
         term_ids = dict(conn.execute(
             "INSERT INTO terms (term, df) SELECT * FROM unnest(%s::text[], %s::int[]) ON CONFLICT (term) "
             "DO UPDATE SET df = terms.df + excluded.df RETURNING term, id", (vocabulary, [df[t] for t in vocabulary])))
         with conn.cursor().copy("COPY postings (term_id, chunk, tf, length) FROM STDIN") as copy:
-            for key, words in zip(ids, counts):
-                length = sum(words.values())
+            for key, words, length in zip(ids, counts, lengths):
                 for term, tf in words.items():
                     copy.write_row((term_ids[term], key, tf, length))
         conn.execute("UPDATE bm25 SET n = n + %s, total_length = total_length + %s",
-                     (len(chunks), sum(sum(w.values()) for w in counts)))
+                     (len(chunks), sum(lengths)))
 
     def _remove(self, conn, doc_ids: list[str]) -> int:
         """Take the documents' chunks out of the term statistics (their rows go with the documents); how many."""

@@ -3,7 +3,6 @@ and the checks of search arguments, feedback and reviews, each refusing with a m
 and the shape of a search's list row, whose SQL both databases read alike.
 Does not: store anything.
 """
-import json
 import re
 import time
 import uuid
@@ -24,6 +23,7 @@ SUMMARY_COLUMNS = f"""a.id, a.session_id, a.question, substr(a.answer, 1, {SUMMA
     a.generator, a.declined, a.review_status, a.created_at,
     (SELECT count(*) FROM feedback f WHERE f.answer_id = a.id AND f.rating = 'up') AS up,
     (SELECT count(*) FROM feedback f WHERE f.answer_id = a.id AND f.rating = 'down') AS down"""
+JSON_COLUMNS = ("citations", "passages", "timings")  # of an answers row
 SUMMARY_NAMES = ("id", "session_id", "question", "answer", "query_type", "generator", "declined", "review_status",
                  "created_at", "up", "down")  # SUMMARY_COLUMNS' names, in order
 
@@ -37,7 +37,8 @@ class UnknownAnswer(LookupError):
 
 
 def entry_row(entry: dict) -> dict:
-    """The answers row of a History.log entry (see there), checked; HistoryError says what is wrong."""
+    """The answers row of a History.log entry (see there), checked; HistoryError says what is wrong.
+    The JSON_COLUMNS hold Python values; each backend stores them its way."""
     question, answer = entry.get("question"), entry.get("answer")
     if not isinstance(question, str) or not question.strip() or not isinstance(answer, str):
         raise HistoryError('An entry needs "question" (non-empty text) and "answer" (text).')
@@ -50,9 +51,9 @@ def entry_row(entry: dict) -> dict:
     return {
         "id": uuid.uuid4().hex, "session_id": session_id, "question": question, "standalone_question": standalone,
         "query_type": entry.get("query_type"), "language": entry.get("language"), "answer": answer,
-        "declined": bool(entry.get("declined")), "citations": _json(entry.get("citations") or []),
-        "passages": _json(passages), "generator": entry.get("generator"), "model": entry.get("model"),
-        "degraded_reason": entry.get("degraded_reason"), "timings": _json(timings), "created_at": time.time(),
+        "declined": bool(entry.get("declined")), "citations": entry.get("citations") or [],
+        "passages": passages, "generator": entry.get("generator"), "model": entry.get("model"),
+        "degraded_reason": entry.get("degraded_reason"), "timings": timings, "created_at": time.time(),
         "search_text": normalise("\n".join(dict.fromkeys((question, standalone, answer)))),
     }
 
@@ -109,7 +110,3 @@ def summary(row: dict) -> dict:
     item["feedback"] = {"up": item.pop("up"), "down": item.pop("down")}
     return item
 
-
-def _json(value) -> str:
-    """JSON text that keeps Hebrew readable in the file."""
-    return json.dumps(value, ensure_ascii=False)

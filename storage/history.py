@@ -21,6 +21,7 @@ from pathlib import Path
 
 from hebrew.normal import normalise
 from storage.answers import (  # noqa: F401 - the limits, SESSION_ID and the errors are imported from here too
+    JSON_COLUMNS,
     MAX_COMMENT_CHARS,
     MAX_CORRECTED_CHARS,
     MAX_PAGE,
@@ -137,6 +138,7 @@ class History:
                 {n, id, doc_id, title, ref, ref_he, chunk}), "generator", "model", "degraded_reason", "timings" or "timings_ms".
         """
         row = entry_row(entry)
+        row.update({k: json.dumps(row[k], ensure_ascii=False) for k in JSON_COLUMNS})  # Hebrew stays readable
         with Transaction(self.db) as db:
             cursor = db.execute(f"INSERT INTO answers ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
                                 list(row.values()))

@@ -18,6 +18,8 @@ from pathlib import Path
 
 from flask import Flask
 
+from accounts.commands import users_commands
+from accounts.limits import SETTINGS as LIMIT_SETTINGS
 from evaluation.commands import commands as evaluation_commands
 from evaluation.load import load_command
 from ingest.chunking import max_passage_chars
@@ -35,6 +37,8 @@ from storage import provider_state
 from storage.database import NewerSchema
 from storage.history import History
 from storage.store import Store
+from web.accounts import bp as accounts_bp
+from web.auth import register_auth
 from web.documents import bp as documents_bp
 from web.errors import register_error_handlers
 from web.guard import register_guard
@@ -96,6 +100,11 @@ DEFAULTS = {
     "DATABASE_POOL": 10,  # connections per process
     "DATABASE_TIMEOUT_MS": 30_000,  # statement timeout
     "INGEST_WORKER": True,  # run ingest jobs in this process; false: leave them to `flask --app app ingest-worker`
+    # users (web/auth.py): "required" makes even a loopback server ask for sign-in; a public bind address or any
+    # user created does too. The limits on each user and address of a shared server (accounts/limits.py):
+    "AUTH": "",
+    **LIMIT_SETTINGS,
+    "COMMUNITY_BOOST": False,  # the seeds' boosts for the reader's community, General and canonical passages (README)
 }
 
 
@@ -220,6 +229,7 @@ def create_app(config=None, pipeline=None, library=None) -> Flask:
         if loader.error:
             raise SystemExit(f"Evidenz cannot start: {loader.error}")
     register_guard(app)  # first: a refused request starts nothing
+    register_auth(app)  # then who is asking: a 401 starts nothing either
     app.before_request(loader.start)
     app.before_request(loader.start_ingestor)
     # gunicorn loads the app once and forks workers, which do not inherit threads: each worker starts its
@@ -227,8 +237,8 @@ def create_app(config=None, pipeline=None, library=None) -> Flask:
     os.register_at_fork(after_in_child=loader.start_ingestor)
 
     register_error_handlers(app)
-    for blueprint in (query_bp, documents_bp, history_bp):
+    for blueprint in (query_bp, documents_bp, history_bp, accounts_bp):
         app.register_blueprint(blueprint)
-    for command in ingest_commands + evaluation_commands + [serve, load_command, db_commands]:
+    for command in ingest_commands + evaluation_commands + [serve, load_command, db_commands, users_commands]:
         app.cli.add_command(command)
     return app

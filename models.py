@@ -15,6 +15,11 @@ class Document:
     text: str
 
 
+# How one passage relates to another (relations.jsonl, /api/relations); the first two bring the other passage in
+# as evidence beside it (pipeline.py), so an answer shows both opinions.
+RELATION_KINDS = ("argues_with", "minhag_override", "supports", "quotes", "based_on", "supersedes", "contextualizes")
+OPPOSING = ("argues_with", "minhag_override")
+
 # Characters of a passage that retrieval hands on: uploads are cut to 4,800 characters, but a passage stored
 # before that may hold megabytes without a break, and every stage after retrieval reads its text.
 MAX_PASSAGE_READ = 20_000
@@ -33,6 +38,17 @@ class Chunk:
     section_path: tuple[str, ...] = ()  # e.g. ("סימן ב", "סעיף ג") or ("Chapter 3",)
     ref: str | None = None  # canonical reference, e.g. "Shulchan Arukh, Orach Chayim 2:3"
     parent_ref: str | None = None  # the enclosing section's reference, e.g. "Shulchan Arukh, Orach Chayim 2"
+    community: str | None = None  # whose ruling or custom it records: "Ashkenazi", "Sephardi", "General" ...
+    era: str | None = None  # e.g. "Rishonim", "Acharonim"
+    authority_weight: float = 0.0  # 0 to 1; only a canonical text's passages carry authority
+    tier: str | None = None  # its document's corpus tier ("public" when the document names none)
+
+    def in_document(self, doc: "DocumentInfo") -> "Chunk":
+        """The chunk with what its document says of it where the chunk says nothing itself: community and era;
+        and the document's tier, with full authority (or the chunk's own) in a canonical text and none elsewhere."""
+        weight = (self.authority_weight or 1.0) if doc.tier == "canonical" else 0.0
+        return replace(self, section_path=tuple(self.section_path), community=self.community or doc.community,
+                       era=self.era or doc.metadata.get("era"), tier=doc.tier or "public", authority_weight=weight)
 
     @property
     def heading(self) -> str:
@@ -65,6 +81,7 @@ class DocumentInfo:
     tier: str | None = None  # canonical, apocrypha, academic, private ...
     community: str | None = None
     filename: str | None = None  # the user's file name, for display only
+    owner: int | None = None  # the user who uploaded it (None: a corpus, or a personal server's owner)
     status: str = "ready"
     chunk_count: int = 0
     created_at: float = 0.0
@@ -211,3 +228,4 @@ class Result:
     answer: Answer
     timings: dict  # classify, retrieve, generate, total, and "stages" of retrieval
     halachic: bool = False  # a question of religious law: the answer teaches the sources and does not rule
+    mode: str = "practical"  # practical, deep or posek (pipeline.MODES)

@@ -38,6 +38,10 @@ QUERY_POLICIES = {
     "calculation": {"candidates": 200, "top_k": 5},
 }
 FOLLOW_UP_ADDED = 2  # passages a reasoning question's one follow-up retrieval may add
+# How a reader wants the sources taught (the seeds' modes): practical as the query type asks; deep research
+# takes twice the passages (at most DEEP_MAX) and searches once more for what any question's passages miss.
+MODES = ("practical", "deep", "posek")
+DEEP_MAX = 10
 
 
 class Pipeline:
@@ -93,7 +97,7 @@ class Pipeline:
 
     def ask(self, question: str, top_k: int | None = None, provider: str | None = None, model: str | None = None,
             language: str | None = None, session_id: str | None = None, filters: dict | None = None,
-            turns: list[dict] = ()) -> Result:
+            turns: list[dict] = (), reader=None, mode: str = "practical") -> Result:
         """Answer a question with cited evidence.
 
         Args:
@@ -105,17 +109,21 @@ class Pipeline:
             session_id: the conversation the question belongs to (a new one when None).
             filters: search only documents matching document_ids, language, work, tier, community.
             turns: the conversation's last turns, oldest first; a follow-up is rewritten into a standalone question.
+            reader: who asks (accounts/roles.Reader); no passage of a document hidden from them is searched or shown.
+                None: every document.
+            mode: "practical", "deep" (more passages, a second search) or "posek" (MODES).
 
         Returns:
             The (rewritten) question with its type, the passages with their scores, the checked answer, and timings.
         """
         *_, (_, result) = self.stream(question, top_k, provider, model, language, session_id, filters, turns,
-                                      streaming=False)
+                                      streaming=False, reader=reader, mode=mode)
         return result
 
     def stream(self, question: str, top_k: int | None = None, provider: str | None = None, model: str | None = None,
                language: str | None = None, session_id: str | None = None, filters: dict | None = None,
-               turns: list[dict] = (), streaming: bool = True) -> Iterator[tuple[str, object]]:
+               turns: list[dict] = (), streaming: bool = True, reader=None,
+               mode: str = "practical") -> Iterator[tuple[str, object]]:
         """The answer as events: ("meta", Question), ("sources", Evidence), ("delta", text) while it is written,
         then ("answer", Result). Closing the generator stops the writer. With streaming False the writer is
         asked for its whole answer at once (no deltas)."""
@@ -135,10 +143,15 @@ class Pipeline:
         policy = QUERY_POLICIES[query_type]
         stages: dict[str, float] = {}
         top_k = top_k or policy["top_k"]
-        search = lambda q, k: self.retriever.search(q, k, policy["candidates"], stages, filters=filters)  # noqa: E731
+        if mode == "deep":
+            top_k = min(DEEP_MAX, 2 * top_k)
+        store = getattr(self.retriever.library, "store", None)
+        hidden = store.hidden_documents(reader) if store is not None and reader is not None else frozenset()
+        search = lambda q, k: self.retriever.search(q, k, policy["candidates"], stages, filters=filters,  # noqa: E731
+                                                    hidden=hidden)
         hits = search(standalone, top_k)
         followup = None
-        if query_type == "reasoning":
+        if query_type == "reasoning" or mode == "deep":
             hits, followup = follow_up(standalone, hits, search)
         timings["retrieve"] = lap(clock)
         evidence = Evidence(hits, self.retriever.reranker is not None, followup)
@@ -156,7 +169,7 @@ class Pipeline:
                 yield "delta", piece
         timings["generate"] = lap(clock)
         timings["total"] = lap(started)
-        yield "answer", Result(asked, evidence, answer, {**timings, "stages": stages}, request.halachic)
+        yield "answer", Result(asked, evidence, answer, {**timings, "stages": stages}, request.halachic, mode)
 
 
 def hosted_writers(config) -> dict:

@@ -49,7 +49,7 @@ class Retriever:
         self.config = config or RetrievalConfig()
 
     def search(self, query: str, top_k: int | None = None, candidates: int | None = None, timings=None,
-               mode: str | None = None, filters: dict | None = None) -> list[Hit]:
+               mode: str | None = None, filters: dict | None = None, hidden: frozenset[str] = frozenset()) -> list[Hit]:
         """Find the passages that best answer query.
 
         Args:
@@ -59,6 +59,7 @@ class Retriever:
             timings: a dict that receives the milliseconds of each stage, if given.
             mode: "bm25", "dense", "hybrid" or "rerank" to rank by one stage (default: the full pipeline).
             filters: search only documents matching document_ids, language, work, tier, community.
+            hidden: documents the reader may not see; no route of the search reaches them (applied before top-k).
 
         Returns:
             Up to top_k hits, best first, each with its BM25, dense, fused and cross-encoder scores
@@ -84,7 +85,7 @@ class Retriever:
             timings[stage] = round((now - clock) * 1000, 2)
             clock = now
 
-        scope = self.scope(filters)
+        scope = self.scope(filters, hidden)
         keys = np.zeros(0, dtype=np.int64)
         lexical = None
         if mode != "dense":
@@ -122,11 +123,11 @@ class Retriever:
             hit.context_after = after.bounded().text if after else None
         return hits
 
-    def scope(self, filters: dict | None) -> Scope:
-        """The documents filters allow (all when there are none)."""
+    def scope(self, filters: dict | None, hidden: frozenset[str] = frozenset()) -> Scope:
+        """The documents filters allow (all when there are none), without those hidden from the reader."""
         if not filters:
-            return Scope()
-        return Scope(frozenset(self.library.matching_documents(filters)))
+            return Scope(excluded=frozenset(hidden))
+        return Scope(frozenset(self.library.matching_documents(filters)), frozenset(hidden))
 
     @staticmethod
     def bm25_words(query: str) -> list[list[str]]:

@@ -89,9 +89,9 @@ class EvalRetriever(Retriever):
         finally:
             self.excluded = frozenset()
 
-    def scope(self, filters):
+    def scope(self, filters, hidden=frozenset()):
         """The filters' scope, without the excluded documents."""
-        return replace(super().scope(filters), excluded=self.excluded)
+        return replace(super().scope(filters), excluded=self.excluded | frozenset(hidden))
 
     def bm25_words(self, query: str) -> list[list[str]]:
         """Plain words for the baseline, else the pipeline's."""

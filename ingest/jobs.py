@@ -76,7 +76,7 @@ class Ingestor:
             raise ValueError(f"{doc_id} was built from a corpus, not uploaded, so it has no file to re-index; "
                              "rebuild the corpus with `flask --app app ingest-default` or ingest-corpus")
         job_id = uuid.uuid4().hex
-        options = {k: getattr(doc, k) for k in METADATA_FIELDS if getattr(doc, k) is not None}
+        options = {k: getattr(doc, k) for k in (*METADATA_FIELDS, "owner") if getattr(doc, k) is not None}
         self.store.add_job(job_id, "reindex", doc_id, doc.filename, source, options)
         self._wake.set()
         return self.store.job(job_id)
@@ -184,7 +184,8 @@ class Ingestor:
             author=job.options.get("author") or parsed.author,
             language=job.options.get("language") or parsed.language, work=work,
             tier=job.options.get("tier"), community=job.options.get("community"),
-            filename=job.filename, metadata={"pages": parsed.pages, "warnings": parsed.warnings},
+            filename=job.filename, owner=job.options.get("owner"),
+            metadata={"pages": parsed.pages, "warnings": parsed.warnings},
         )
         old_source = existing and self.store.source_path(job.document_id)
         self.library.replace_documents([(info, parsed.text, chunks, vectors, kept)])

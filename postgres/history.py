@@ -16,6 +16,7 @@ import time
 from psycopg.types.json import Jsonb
 
 from hebrew.normal import normalise
+from postgres.accounts import PgAccounts
 from postgres.database import Database
 from storage.answers import (
     JSON_COLUMNS,
@@ -28,12 +29,15 @@ from storage.answers import (
     checked_comment,
     checked_correction,
     entry_row,
+    own,
+    readable_by,
     summary,
 )
 
 RECORD_COLUMNS = ("id", "session_id", "question", "standalone_question", "query_type", "language", "answer",
                   "declined", "citations", "passages", "generator", "model", "degraded_reason", "timings",
-                  "created_at", "review_status", "corrected_text", "reviewed_at")  # History.get's keys, in its order
+                  "created_at", "review_status", "corrected_text", "reviewed_at", "user_id", "community", "tiers",
+                  "mode", "reviewed_by")  # History.get's keys, in its order
 
 
 class PgHistory:
@@ -41,6 +45,11 @@ class PgHistory:
 
     def __init__(self, db: Database):
         self.db = db
+
+    @property
+    def accounts(self) -> PgAccounts:
+        """The users, tokens, sessions and usage counts kept in the same schema."""
+        return PgAccounts(self.db)
 
     def log(self, entry: dict) -> str:
         """Store one answer (History.log's entry); returns its new id."""
@@ -51,15 +60,17 @@ class PgHistory:
                         "ON CONFLICT (id) DO NOTHING", list(row.values()))
         return row["id"]
 
-    def turns(self, session_id: str, limit: int = 3) -> list[dict]:
-        """The session's last `limit` turns, oldest first: [{"question", "standalone_question", "answer"}]."""
+    def turns(self, session_id: str, limit: int = 3, reader=None) -> list[dict]:
+        """The session's last `limit` turns that reader asked (History.turns)."""
+        user = own(reader)
         rows = self.db.execute("SELECT question, standalone_question, answer FROM answers WHERE session_id = %s "
-                               "ORDER BY seq DESC LIMIT %s", (_key(session_id), limit))
+                               "AND (%s::integer IS NULL OR user_id = %s) ORDER BY seq DESC LIMIT %s",
+                               (_key(session_id), user, user, limit))
         return [dict(zip(("question", "standalone_question", "answer"), r)) for r in reversed(rows)]
 
     def search(self, text: str = "", session_id: str | None = None, status: str | None = None,
-               limit: int = 20, offset: int = 0) -> tuple[list[dict], int]:
-        """A page of answer summaries, newest first, and how many match in all (History.search)."""
+               limit: int = 20, offset: int = 0, reader=None) -> tuple[list[dict], int]:
+        """A page of the summaries of the answers reader may read, newest first, and how many match (History.search)."""
         check_search(text, status, limit, offset)
         where, args = [], []
         for word in storable(normalise(text)).split():
@@ -69,6 +80,9 @@ class PgHistory:
             if value is not None:
                 where.append(f"a.{column} = %s")
                 args.append(_key(value))
+        if readable_by(reader) is not None:
+            where.append("a.user_id = %s")
+            args.append(reader.id)
         clause = f"WHERE {' AND '.join(where)}" if where else ""
 
         def page(conn):
@@ -80,14 +94,14 @@ class PgHistory:
         rows, total = self.db.run(page)
         return [summary(dict(zip(SUMMARY_NAMES, r))) for r in rows], total
 
-    def get(self, answer_id: str) -> dict | None:
-        """The full record of one answer with its feedback list, or None if there is none with that id."""
+    def get(self, answer_id: str, reader=None) -> dict | None:
+        """The full record of one answer with its feedback list, or None if there is none that reader may read."""
         def read(conn):
             found = conn.execute(f"SELECT {', '.join(RECORD_COLUMNS)} FROM answers WHERE id = %s",
                                  (_key(answer_id),)).fetchone()
-            if found is None:
+            record = dict(zip(RECORD_COLUMNS, found)) if found is not None else None
+            if record is None or readable_by(reader) not in (None, record["user_id"]):
                 return None
-            record = dict(zip(RECORD_COLUMNS, found))
             feedback = conn.execute("SELECT rating, comment, created_at FROM feedback WHERE answer_id = %s ORDER BY id",
                                     (answer_id,)).fetchall()
             record["feedback"] = [dict(zip(("rating", "comment", "created_at"), f)) for f in feedback]
@@ -111,12 +125,14 @@ class PgHistory:
         counts = self.db.run(add)
         return {r: counts.get(r, 0) for r in RATINGS}
 
-    def review(self, answer_id: str, status: str, corrected_text: str | None = None) -> dict:
+    def review(self, answer_id: str, status: str, corrected_text: str | None = None,
+               reviewer: int | None = None) -> dict:
         """Set an answer's review status (History.review): {"review_status", "corrected_text", "reviewed_at"}."""
         corrected_text = storable(checked_correction(status, corrected_text))
         reviewed_at = None if status == "unreviewed" else time.time()
-        updated = self.db.execute("UPDATE answers SET review_status = %s, corrected_text = %s, reviewed_at = %s "
-                                  "WHERE id = %s RETURNING id", (status, corrected_text, reviewed_at, _key(answer_id)))
+        updated = self.db.execute("UPDATE answers SET review_status = %s, corrected_text = %s, reviewed_at = %s, "
+                                  "reviewed_by = %s WHERE id = %s RETURNING id",
+                                  (status, corrected_text, reviewed_at, reviewer, _key(answer_id)))
         if not updated:
             raise UnknownAnswer(answer_id)
         return {"review_status": status, "corrected_text": corrected_text, "reviewed_at": reviewed_at}

@@ -26,7 +26,7 @@ WRITE_LOCK = 7_406_017
 DEFAULT_CORPUS = "library"  # the corpus of documents that name none: tier public
 CHUNK_INSERT = ("id", "chunk_id", "doc_id", "corpus_id", "corpus_tier", "seq", "title", "text", "start_offset",
                 "end_offset", "section_path", "section_ref", "parent_ref", "work", "language", "author", "community",
-                "authority_weight", "length", "embedding")
+                "authority_weight", "era", "length", "embedding")
 
 
 def create(db: Database, embedder) -> int:
@@ -102,10 +102,11 @@ class PgLibrary:
             now = conn.execute("SELECT extract(epoch FROM clock_timestamp())::float8").fetchone()[0]
             conn.execute(
                 "INSERT INTO documents (id, corpus_id, title, author, language, format, work, tier, community, filename,"
-                " source_path, content_hash, status, chunk_count, created_at, updated_at, metadata, text) VALUES"
-                " (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, 'ready', %s, %s, %s, %s, %s)",
+                " owner, source_path, content_hash, status, chunk_count, created_at, updated_at, metadata, text) VALUES"
+                " (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, 'ready', %s, %s, %s, %s, %s)",
                 (info.id, corpus, info.title, info.author, info.language, info.format, info.work, info.tier,
-                 info.community, info.filename, source_path, info.content_hash, len(chunks), old[0] if old else now,
+                 info.community, info.filename, info.owner, source_path, info.content_hash, len(chunks),
+                 old[0] if old else now,
                  now, Jsonb(info.metadata), text))
             self._insert_chunks(conn, info, corpus, tier, chunks, np.asarray(embeddings, dtype=np.float32))
         self._settle(conn)
@@ -124,12 +125,13 @@ class PgLibrary:
         ids = [r[0] for r in conn.execute("SELECT nextval('chunks_id_seq') FROM generate_series(1, %s)", (len(chunks),))]
         counts = [Counter(analyzer.analyze(c.passage_text)) for c in chunks]
         lengths = [sum(words.values()) for words in counts]  # BM25's document lengths
-        weight = float(info.metadata.get("authority_weight", 0.0)) if tier == "canonical" else 0.0
+        chunks = [c.in_document(info) for c in chunks]
         with conn.cursor().copy(f"COPY chunks ({', '.join(CHUNK_INSERT)}) FROM STDIN") as copy:
             for key, seq, c, length, vector in zip(ids, range(len(chunks)), chunks, lengths, vectors, strict=True):
                 copy.write_row((key, c.id, info.id, corpus, tier, seq, c.title, c.text, c.start, c.end,
                                 Jsonb(list(c.section_path)), c.ref, c.parent_ref, info.work, info.language,
-                                info.author, info.community, weight, length, vector))
+                                info.author, c.community, c.authority_weight if tier == "canonical" else 0.0, c.era,
+                                length, vector))
         vocabulary = sorted({t for words in counts for t in words})
         df = Counter(t for words in counts for t in words)
         term_ids = dict(conn.execute(

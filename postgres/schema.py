@@ -14,8 +14,9 @@ Each migration is a list of statements, formatted with the schema's name and the
 - relations between chunks; jobs, and the files they read; answers with their feedback and review; providers'
   last state.
 """
-TIERS = ("canonical", "public", "academic", "apocrypha", "private", "restricted")
-RELATION_KINDS = ("disputes", "overrides", "explains", "cites", "parallels", "quotes")
+from models import RELATION_KINDS
+
+OLD_RELATION_KINDS = ("disputes", "overrides", "explains", "cites", "parallels", "quotes")  # migration 1's, never used
 STATUSES = ("unreviewed", "approved", "corrected", "rejected")
 
 MIGRATIONS = [
@@ -105,7 +106,7 @@ MIGRATIONS = [
             id bigserial PRIMARY KEY,
             from_chunk text NOT NULL REFERENCES {{schema}}.chunks(chunk_id) ON DELETE CASCADE,
             to_chunk text NOT NULL REFERENCES {{schema}}.chunks(chunk_id) ON DELETE CASCADE,
-            kind text NOT NULL CHECK (kind IN {RELATION_KINDS}),
+            kind text NOT NULL CHECK (kind IN {OLD_RELATION_KINDS}),
             note text,
             created_at double precision NOT NULL DEFAULT extract(epoch FROM now())
         )""",
@@ -169,5 +170,65 @@ MIGRATIONS = [
         "CREATE INDEX feedback_answer ON {schema}.feedback (answer_id, id)",
         "CREATE TABLE {schema}.provider_state (name text PRIMARY KEY, state jsonb NOT NULL,"
         " updated_at double precision NOT NULL)",
+    ],
+    [  # readers and relations (issue 16), as storage/store.py's and storage/history.py's latest migrations
+        "ALTER TABLE {schema}.documents ADD COLUMN owner integer",
+        "UPDATE {schema}.chunks SET community = 'Ashkenazi' "
+        "WHERE section_ref LIKE '%, Rema' AND parent_ref IS NOT NULL AND community IS NULL",
+        "UPDATE {schema}.chunks SET authority_weight = 1 WHERE corpus_tier = 'canonical'",
+        "CREATE INDEX chunks_ref ON {schema}.chunks (section_ref)",
+        "DROP TABLE {schema}.relations",
+        f"""CREATE TABLE {{schema}}.relations (
+            id bigserial PRIMARY KEY,
+            source text NOT NULL,
+            target text NOT NULL,
+            kind text NOT NULL CHECK (kind IN {RELATION_KINDS}),
+            confidence real NOT NULL DEFAULT 1 CHECK (confidence BETWEEN 0 AND 1),
+            notes text,
+            created_by integer,
+            created_at double precision NOT NULL,
+            updated_at double precision NOT NULL,
+            UNIQUE (source, target, kind)
+        )""",
+        "CREATE INDEX relations_target ON {schema}.relations (target)",
+        "ALTER TABLE {schema}.answers ADD COLUMN user_id integer",
+        "ALTER TABLE {schema}.answers ADD COLUMN community text",
+        "ALTER TABLE {schema}.answers ADD COLUMN tiers jsonb",
+        "ALTER TABLE {schema}.answers ADD COLUMN mode text",
+        "ALTER TABLE {schema}.answers ADD COLUMN reviewed_by integer",
+        "CREATE INDEX answers_user ON {schema}.answers (user_id, seq)",
+        """CREATE TABLE {schema}.users (
+            id serial PRIMARY KEY,
+            name text NOT NULL UNIQUE,
+            password_hash text,
+            role text NOT NULL,
+            tiers jsonb,
+            display_name text,
+            community text,
+            customs jsonb NOT NULL DEFAULT '[]',
+            poskim jsonb NOT NULL DEFAULT '[]',
+            answer_language text,
+            created_at double precision NOT NULL,
+            disabled boolean NOT NULL DEFAULT false
+        )""",
+        """CREATE TABLE {schema}.tokens (
+            id serial PRIMARY KEY,
+            user_id integer NOT NULL REFERENCES {schema}.users(id) ON DELETE CASCADE,
+            name text,
+            hash text NOT NULL UNIQUE,
+            created_at double precision NOT NULL,
+            expires_at double precision,
+            revoked_at double precision,
+            last_used_at double precision
+        )""",
+        """CREATE TABLE {schema}.sessions (
+            hash text PRIMARY KEY,
+            user_id integer NOT NULL REFERENCES {schema}.users(id) ON DELETE CASCADE,
+            csrf text NOT NULL,
+            created_at double precision NOT NULL,
+            expires_at double precision NOT NULL
+        )""",
+        "CREATE TABLE {schema}.usage (key text NOT NULL, window_start bigint NOT NULL, count integer NOT NULL, "
+        "PRIMARY KEY (key, window_start))",
     ],
 ]

@@ -37,7 +37,8 @@ per AS (SELECT p.chunk, t.word,
         GROUP BY p.chunk, t.word)
 SELECT chunk, sum(w) AS score FROM per GROUP BY chunk
 """
-CHUNK_COLUMNS = "id, chunk_id, doc_id, title, text, start_offset, end_offset, section_path, section_ref, parent_ref"
+CHUNK_COLUMNS = ("id, chunk_id, doc_id, title, text, start_offset, end_offset, section_path, section_ref, parent_ref, "
+                 "community, era, authority_weight, corpus_tier")
 
 
 def scope_sql(scope: Scope, column: str) -> tuple[str, dict]:
@@ -151,4 +152,5 @@ class PgView:
 def chunk(row) -> Chunk:
     """A Chunk from a row of CHUNK_COLUMNS."""
     section_path = row[7] if isinstance(row[7], list) else json.loads(row[7])
-    return Chunk(row[1], row[2], row[3], row[4], row[5], row[6], tuple(section_path), row[8], row[9])
+    return Chunk(row[1], row[2], row[3], row[4], row[5], row[6], tuple(section_path), row[8], row[9], row[10],
+                 row[11], float(row[12]), row[13])

@@ -11,11 +11,12 @@ import time
 
 from psycopg.types.json import Jsonb
 
+from accounts.roles import DEFAULT_TIER
 from models import DocumentInfo, Job
 from postgres.database import Database
 
 DOCUMENT_COLUMNS = ("id", "title", "author", "language", "format", "work", "tier", "community", "filename",
-                    "content_hash", "status", "chunk_count", "created_at", "updated_at", "metadata")
+                    "owner", "content_hash", "status", "chunk_count", "created_at", "updated_at", "metadata")
 JOB_COLUMNS = ("id", "kind", "document_id", "filename", "stored_path", "options", "status", "stage", "done", "total",
                "error", "warnings", "owner", "created_at", "updated_at")
 FILTER_FIELDS = ("language", "work", "tier", "community")
@@ -42,23 +43,43 @@ class PgStore:
         rows = self.db.execute("SELECT text FROM documents WHERE id = %s", (doc_id,))
         return rows[0][0] if rows else None
 
-    def documents(self, limit: int = 100, offset: int = 0, search: str = "") -> tuple[list[DocumentInfo], int]:
-        """A page of documents, newest first, optionally those whose title contains search; and the total."""
-        where, args = ("WHERE strpos(title, %s) > 0", [search]) if search else ("", [])
+    def documents(self, limit: int = 100, offset: int = 0, search: str = "",
+                  reader=None) -> tuple[list[DocumentInfo], int]:
+        """A page of the documents reader sees (None: all), newest first, optionally those whose title contains
+        search; and the total."""
+        visible, args = visible_clause(reader)
+        where = f"WHERE {visible}" + (" AND strpos(title, %s) > 0" if search else "")
+        args += [search] if search else []
         total = self.db.execute(f"SELECT count(*) FROM documents {where}", args)[0][0]
         rows = self.db.execute(f"SELECT {', '.join(DOCUMENT_COLUMNS)} FROM documents {where} "
                                "ORDER BY updated_at DESC, id LIMIT %s OFFSET %s", [*args, limit, offset])
         return [_document(r) for r in rows], total
 
-    def stats(self) -> dict:
-        docs, chunks = self.db.execute("SELECT count(*), coalesce(sum(chunk_count), 0) FROM documents")[0]
+    def stats(self, reader=None) -> dict:
+        """Documents and chunks that reader sees (None: all), and the generation."""
+        visible, args = visible_clause(reader)
+        docs, chunks = self.db.execute(f"SELECT count(*), coalesce(sum(chunk_count), 0) FROM documents WHERE {visible}",
+                                       args)[0]
         return {"documents": docs, "chunks": int(chunks), "generation": self.generation()}
 
-    def largest_documents(self, limit: int = 50) -> list[dict]:
-        """The documents with the most chunks: id, title, chunks."""
-        rows = self.db.execute("SELECT id, title, chunk_count FROM documents ORDER BY chunk_count DESC, id LIMIT %s",
-                               (limit,))
+    def largest_documents(self, limit: int = 50, reader=None) -> list[dict]:
+        """The documents reader sees with the most chunks: id, title, chunks."""
+        visible, args = visible_clause(reader)
+        rows = self.db.execute(f"SELECT id, title, chunk_count FROM documents WHERE {visible} "
+                               "ORDER BY chunk_count DESC, id LIMIT %s", (*args, limit))
         return [{"id": r[0], "title": r[1], "chunks": r[2]} for r in rows]
+
+    def hidden_documents(self, reader) -> frozenset[str]:
+        """Ids of the documents reader may not see (none for None or the personal owner)."""
+        visible, args = visible_clause(reader)
+        if visible == "true":
+            return frozenset()
+        return frozenset(r[0] for r in self.db.execute(f"SELECT id FROM documents WHERE NOT {visible}", args))
+
+    def queued_jobs(self, owner: int) -> int:
+        """Jobs a user submitted that are waiting or running."""
+        return self.db.execute("SELECT count(*) FROM jobs WHERE status IN ('queued', 'running') AND "
+                               "options->>'owner' = %s", (str(owner),))[0][0]
 
     def job_counts(self) -> dict[str, int]:
         """How many jobs are in each status."""
@@ -156,6 +177,14 @@ class PgLeases:
 
     def _key(self, job_id: str) -> str:
         return f"{self.db.schema}:{job_id}"
+
+
+def visible_clause(reader) -> tuple[str, list]:
+    """SQL (and its arguments) for the documents a reader sees: owned, or in one of their tiers; "true" for all."""
+    if reader is None or reader.everything:
+        return "true", []
+    return (f"(owner IS NOT DISTINCT FROM %s OR coalesce(tier, '{DEFAULT_TIER}') = ANY(%s))",
+            [reader.id, sorted(reader.tiers)])
 
 
 def _document(row) -> DocumentInfo:

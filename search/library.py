@@ -109,6 +109,8 @@ class Library:
 
     def replace_documents(self, entries: list[tuple[DocumentInfo, str, list[Chunk], np.ndarray, str | None]]) -> None:
         """Add or replace documents: (info, text, chunks, embeddings, source path) each, in one transaction."""
+        entries = [(info, text, [c.in_document(info) for c in chunks], vectors, source)
+                   for info, text, chunks, vectors, source in entries]
         with self.writing():
             replaced = {info.id for info, *_ in entries}
             removed = [r for doc_id in replaced for r in self.store.chunk_rowids(doc_id)]
@@ -141,10 +143,7 @@ class Library:
         """Build the next view from the current one, swap it in and save it."""
         old = self.view
         keep = ~np.isin(old.labels, np.asarray(removed, dtype=np.int64))
-        chunks = [c for c, k in zip(old.chunks, keep) if k] + [
-            Chunk(c.id, c.doc_id, c.title, c.text, c.start, c.end, tuple(c.section_path), c.ref, c.parent_ref)
-            for c in added
-        ]
+        chunks = [c for c, k in zip(old.chunks, keep) if k] + list(added)
         bm25 = old.bm25.edit(keep, [analyzer.analyze(c.passage_text) for c in added])
         labels = np.concatenate([old.labels[keep], added_rowids])
         if isinstance(faiss.downcast_index(old.index.index), faiss.IndexFlat) and len(labels) <= HNSW_ABOVE:

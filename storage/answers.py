@@ -23,7 +23,7 @@ SUMMARY_COLUMNS = f"""a.id, a.session_id, a.question, substr(a.answer, 1, {SUMMA
     a.generator, a.declined, a.review_status, a.created_at,
     (SELECT count(*) FROM feedback f WHERE f.answer_id = a.id AND f.rating = 'up') AS up,
     (SELECT count(*) FROM feedback f WHERE f.answer_id = a.id AND f.rating = 'down') AS down"""
-JSON_COLUMNS = ("citations", "passages", "timings")  # of an answers row
+JSON_COLUMNS = ("citations", "passages", "timings", "tiers")  # of an answers row
 SUMMARY_NAMES = ("id", "session_id", "question", "answer", "query_type", "generator", "declined", "review_status",
                  "created_at", "up", "down")  # SUMMARY_COLUMNS' names, in order
 
@@ -55,7 +55,19 @@ def entry_row(entry: dict) -> dict:
         "passages": passages, "generator": entry.get("generator"), "model": entry.get("model"),
         "degraded_reason": entry.get("degraded_reason"), "timings": timings, "created_at": time.time(),
         "search_text": normalise("\n".join(dict.fromkeys((question, standalone, answer)))),
+        "user_id": entry.get("user_id"), "community": entry.get("community"), "tiers": entry.get("tiers"),
+        "mode": entry.get("mode"),
     }
+
+
+def readable_by(reader) -> int | None:
+    """The user whose answers alone reader may read; None: every answer (no reader, the owner, reviewers)."""
+    return None if reader is None or reader.sees_all_history() else reader.id
+
+
+def own(reader) -> int | None:
+    """The user whose conversations alone reader may continue; None: any (no reader, the personal owner)."""
+    return None if reader is None else reader.id
 
 
 def check_search(text, status, limit: int, offset: int) -> None:

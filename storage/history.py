@@ -39,8 +39,11 @@ from storage.answers import (  # noqa: F401 - the limits, SESSION_ID and the err
     checked_comment,
     checked_correction,
     entry_row,
+    own,
+    readable_by,
     summary,
 )
+from storage.accounts import ACCOUNT_TABLES, Accounts
 from storage.database import Connections, NewerSchema, Transaction, migrate
 
 MIGRATIONS = [
@@ -81,6 +84,15 @@ MIGRATIONS = [
     (  # storage/provider_state.py
         "CREATE TABLE provider_state (name TEXT PRIMARY KEY, state TEXT NOT NULL, updated_at REAL NOT NULL)",
     ),
+    (  # readers (issue 16): who asked, as whom, in which mode; who reviewed; the users (storage/accounts.py)
+        "ALTER TABLE answers ADD COLUMN user_id INTEGER",
+        "ALTER TABLE answers ADD COLUMN community TEXT",
+        "ALTER TABLE answers ADD COLUMN tiers TEXT",
+        "ALTER TABLE answers ADD COLUMN mode TEXT",
+        "ALTER TABLE answers ADD COLUMN reviewed_by INTEGER",
+        "CREATE INDEX answers_user ON answers(user_id, rowid)",
+        *ACCOUNT_TABLES,
+    ),
 ]
 
 # Derived from answers.search_text (external content), so it can be dropped and rebuilt at any time.
@@ -112,6 +124,11 @@ class History:
     def db(self) -> sqlite3.Connection:
         """This thread's connection (autocommit; transactions are explicit)."""
         return self._connections.db
+
+    @property
+    def accounts(self) -> Accounts:
+        """The users, tokens, sessions and usage counts kept in the same file."""
+        return Accounts(self._connections)
 
     def migrate(self) -> None:
         """Apply the migrations this file has not seen (storage/database.py); a newer file is refused."""
@@ -147,21 +164,24 @@ class History:
                            (cursor.lastrowid, row["search_text"]))
         return row["id"]
 
-    def turns(self, session_id: str, limit: int = 3) -> list[dict]:
-        """The session's last `limit` turns, oldest first: [{"question", "standalone_question", "answer"}]."""
+    def turns(self, session_id: str, limit: int = 3, reader=None) -> list[dict]:
+        """The session's last `limit` turns that reader asked (None: anyone), oldest first:
+        [{"question", "standalone_question", "answer"}]."""
+        user = own(reader)
         rows = self.db.execute(
-            "SELECT question, standalone_question, answer FROM answers WHERE session_id = ? ORDER BY rowid DESC LIMIT ?",
-            (session_id, limit),
+            "SELECT question, standalone_question, answer FROM answers WHERE session_id = ?"
+            " AND (? IS NULL OR user_id = ?) ORDER BY rowid DESC LIMIT ?", (session_id, user, user, limit),
         ).fetchall()
         return [dict(r) for r in reversed(rows)]
 
     def search(self, text: str = "", session_id: str | None = None, status: str | None = None,
-               limit: int = 20, offset: int = 0) -> tuple[list[dict], int]:
-        """A page of answer summaries, newest first, and how many match in all.
+               limit: int = 20, offset: int = 0, reader=None) -> tuple[list[dict], int]:
+        """A page of the summaries of the answers reader may read, newest first, and how many match in all.
 
         Args:
             text: words that must all occur in the question, standalone question or answer (any order, any script).
             session_id, status: only that session's answers, only answers with that review status.
+            reader: who reads (accounts/roles.Reader): their own answers, or all for reviewers; None: all.
             limit, offset: the page (1..MAX_PAGE rows, skipping offset).
         Returns:
             (items, total); an item has id, session_id, question, answer (its first SUMMARY_CHARS characters),
@@ -175,6 +195,9 @@ class History:
         if status is not None:
             where.append("a.review_status = ?")
             args.append(status)
+        if readable_by(reader) is not None:
+            where.append("a.user_id = ?")
+            args.append(reader.id)
         clause = f"WHERE {' AND '.join(where)}" if where else ""
         total = self.db.execute(f"SELECT count(*) FROM answers a {clause}", args).fetchone()[0]
         rows = self.db.execute(f"SELECT {SUMMARY_COLUMNS} FROM answers a {clause} ORDER BY a.rowid DESC LIMIT ? OFFSET ?",
@@ -194,14 +217,15 @@ class History:
             args.append("%" + re.sub(r"([\\%_])", r"\\\1", word) + "%")
         return where, args
 
-    def get(self, answer_id: str) -> dict | None:
-        """The full record of one answer with its feedback list, or None if there is none with that id."""
+    def get(self, answer_id: str, reader=None) -> dict | None:
+        """The full record of one answer with its feedback list, or None if there is none with that id that
+        reader may read (another user's answer is as absent as one never logged)."""
         row = self.db.execute("SELECT * FROM answers WHERE id = ?", (answer_id,)).fetchone()
-        if row is None:
+        if row is None or readable_by(reader) not in (None, row["user_id"]):
             return None
         record = {k: row[k] for k in row.keys() if k not in ("rowid", "search_text")}
         record["declined"] = bool(record["declined"])
-        for key in ("citations", "passages", "timings"):
+        for key in JSON_COLUMNS:
             record[key] = json.loads(record[key])
         feedback = self.db.execute("SELECT rating, comment, created_at FROM feedback WHERE answer_id = ? ORDER BY id",
                                    (answer_id,)).fetchall()
@@ -221,18 +245,19 @@ class History:
                                      (answer_id,)).fetchall())
         return {r: counts.get(r, 0) for r in RATINGS}
 
-    def review(self, answer_id: str, status: str, corrected_text: str | None = None) -> dict:
+    def review(self, answer_id: str, status: str, corrected_text: str | None = None,
+               reviewer: int | None = None) -> dict:
         """Set an answer's review status; returns {"review_status", "corrected_text", "reviewed_at"}.
 
         Any status may follow any other. "corrected" needs corrected_text; the other statuses take none and clear
-        a previous correction; "unreviewed" also clears reviewed_at.
+        a previous correction; "unreviewed" also clears reviewed_at. reviewer: the user who reviewed (recorded).
         """
         corrected_text = checked_correction(status, corrected_text)
         reviewed_at = None if status == "unreviewed" else time.time()
         with Transaction(self.db) as db:
             self._require(db, answer_id)
-            db.execute("UPDATE answers SET review_status = ?, corrected_text = ?, reviewed_at = ? WHERE id = ?",
-                       (status, corrected_text, reviewed_at, answer_id))
+            db.execute("UPDATE answers SET review_status = ?, corrected_text = ?, reviewed_at = ?, reviewed_by = ? "
+                       "WHERE id = ?", (status, corrected_text, reviewed_at, reviewer, answer_id))
         return {"review_status": status, "corrected_text": corrected_text, "reviewed_at": reviewed_at}
 
     def save_provider_state(self, name: str, state: dict) -> None:

@@ -14,69 +14,13 @@ from pathlib import Path
 
 import numpy as np
 
+from accounts.roles import DEFAULT_TIER
 from models import Chunk, DocumentInfo, Job
 from storage.database import Connections, Transaction, migrate
-
-MIGRATIONS = [  # each a tuple of statements, applied by storage/database.migrate
-    (
-        """CREATE TABLE documents (
-            id TEXT PRIMARY KEY,
-            title TEXT NOT NULL,
-            author TEXT,
-            language TEXT,
-            format TEXT NOT NULL,
-            work TEXT,
-            tier TEXT,
-            community TEXT,
-            filename TEXT,
-            source_path TEXT,
-            content_hash TEXT NOT NULL,
-            status TEXT NOT NULL,
-            chunk_count INTEGER NOT NULL DEFAULT 0,
-            created_at REAL NOT NULL,
-            updated_at REAL NOT NULL,
-            metadata TEXT NOT NULL DEFAULT '{}',
-            text TEXT NOT NULL
-        )""",
-        """CREATE TABLE chunks (
-            rowid INTEGER PRIMARY KEY,
-            id TEXT NOT NULL UNIQUE,
-            doc_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
-            seq INTEGER NOT NULL,
-            text TEXT NOT NULL,
-            start INTEGER NOT NULL,
-            end INTEGER NOT NULL,
-            section_path TEXT NOT NULL DEFAULT '[]',
-            ref TEXT,
-            parent_ref TEXT,
-            embedding BLOB NOT NULL
-        )""",
-        "CREATE INDEX chunks_doc ON chunks(doc_id, seq)",
-        """CREATE TABLE jobs (
-            id TEXT PRIMARY KEY,
-            kind TEXT NOT NULL,
-            document_id TEXT,
-            filename TEXT,
-            stored_path TEXT,
-            options TEXT NOT NULL DEFAULT '{}',
-            status TEXT NOT NULL,
-            stage TEXT NOT NULL,
-            done INTEGER NOT NULL DEFAULT 0,
-            total INTEGER NOT NULL DEFAULT 0,
-            error TEXT,
-            warnings TEXT NOT NULL DEFAULT '[]',
-            owner INTEGER,
-            created_at REAL NOT NULL,
-            updated_at REAL NOT NULL
-        )""",
-        "CREATE INDEX jobs_status ON jobs(status, created_at)",
-        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-        "INSERT INTO meta VALUES ('generation', '0')",
-    ),
-]
+from storage.schema import MIGRATIONS
 
 DOCUMENT_COLUMNS = ("id", "title", "author", "language", "format", "work", "tier", "community", "filename",
-                    "content_hash", "status", "chunk_count", "created_at", "updated_at", "metadata")
+                    "owner", "content_hash", "status", "chunk_count", "created_at", "updated_at", "metadata")
 FILTER_FIELDS = ("language", "work", "tier", "community")
 
 
@@ -111,9 +55,13 @@ class Store:
         row = self.db.execute("SELECT text FROM documents WHERE id = ?", (doc_id,)).fetchone()
         return row[0] if row else None
 
-    def documents(self, limit: int = 100, offset: int = 0, search: str = "") -> tuple[list[DocumentInfo], int]:
-        """A page of documents, newest first, optionally those whose title contains search; and the total."""
-        where, args = ("WHERE title LIKE ?", [f"%{search}%"]) if search else ("", [])
+    def documents(self, limit: int = 100, offset: int = 0, search: str = "",
+                  reader=None) -> tuple[list[DocumentInfo], int]:
+        """A page of the documents reader sees (None: all), newest first, optionally those whose title contains
+        search; and the total."""
+        visible, args = visible_clause(reader)
+        where = f"WHERE {visible}" + (" AND title LIKE ?" if search else "")
+        args += [f"%{search}%"] if search else []
         total = self.db.execute(f"SELECT count(*) FROM documents {where}", args).fetchone()[0]
         rows = self.db.execute(
             f"SELECT {', '.join(DOCUMENT_COLUMNS)} FROM documents {where} ORDER BY updated_at DESC, id LIMIT ? OFFSET ?",
@@ -121,15 +69,31 @@ class Store:
         ).fetchall()
         return [_document(r) for r in rows], total
 
-    def stats(self) -> dict:
-        docs, chunks = self.db.execute("SELECT count(*), coalesce(sum(chunk_count), 0) FROM documents").fetchone()
+    def stats(self, reader=None) -> dict:
+        """Documents and chunks that reader sees (None: all), and the generation."""
+        visible, args = visible_clause(reader)
+        docs, chunks = self.db.execute(f"SELECT count(*), coalesce(sum(chunk_count), 0) FROM documents WHERE {visible}",
+                                       args).fetchone()
         return {"documents": docs, "chunks": chunks, "generation": self.generation()}
 
-    def largest_documents(self, limit: int = 50) -> list[dict]:
-        """The documents with the most chunks: id, title, chunks."""
-        rows = self.db.execute("SELECT id, title, chunk_count FROM documents ORDER BY chunk_count DESC, id LIMIT ?",
-                               (limit,))
+    def largest_documents(self, limit: int = 50, reader=None) -> list[dict]:
+        """The documents reader sees with the most chunks: id, title, chunks."""
+        visible, args = visible_clause(reader)
+        rows = self.db.execute(f"SELECT id, title, chunk_count FROM documents WHERE {visible} "
+                               "ORDER BY chunk_count DESC, id LIMIT ?", (*args, limit))
         return [{"id": r[0], "title": r[1], "chunks": r[2]} for r in rows]
+
+    def hidden_documents(self, reader) -> frozenset[str]:
+        """Ids of the documents reader may not see (none for None or the personal owner)."""
+        visible, args = visible_clause(reader)
+        if visible == "1":
+            return frozenset()
+        return frozenset(r[0] for r in self.db.execute(f"SELECT id FROM documents WHERE NOT {visible}", args))
+
+    def queued_jobs(self, owner: int) -> int:
+        """Jobs a user submitted that are waiting or running."""
+        return self.db.execute("SELECT count(*) FROM jobs WHERE status IN ('queued', 'running') AND "
+                               "json_extract(options, '$.owner') = ?", (owner,)).fetchone()[0]
 
     def job_counts(self) -> dict[str, int]:
         """How many jobs are in each status."""
@@ -161,20 +125,20 @@ class Store:
                 db.execute("DELETE FROM documents WHERE id = ?", (doc.id,))  # its chunks go with it (cascade)
                 db.execute(
                     "INSERT INTO documents (id, title, author, language, format, work, tier, community, filename,"
-                    " source_path, content_hash, status, chunk_count, created_at, updated_at, metadata, text)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'ready', ?, ?, ?, ?, ?)",
+                    " owner, source_path, content_hash, status, chunk_count, created_at, updated_at, metadata, text)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'ready', ?, ?, ?, ?, ?)",
                     (doc.id, doc.title, doc.author, doc.language, doc.format, doc.work, doc.tier, doc.community,
-                     doc.filename, source_path, doc.content_hash, len(chunks), old[0] if old else now, now,
+                     doc.filename, doc.owner, source_path, doc.content_hash, len(chunks), old[0] if old else now, now,
                      json.dumps(doc.metadata, ensure_ascii=False), text),
                 )
                 vectors = np.ascontiguousarray(embeddings, dtype=np.float32)
                 for seq, (chunk, vector) in enumerate(zip(chunks, vectors, strict=True)):
                     cursor = db.execute(
-                        "INSERT INTO chunks (id, doc_id, seq, text, start, end, section_path, ref, parent_ref, embedding)"
-                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        "INSERT INTO chunks (id, doc_id, seq, text, start, end, section_path, ref, parent_ref,"
+                        " community, era, authority_weight, embedding) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                         (chunk.id, doc.id, seq, chunk.text, chunk.start, chunk.end,
                          json.dumps(list(chunk.section_path), ensure_ascii=False), chunk.ref, chunk.parent_ref,
-                         vector.tobytes()),
+                         chunk.community, chunk.era, chunk.authority_weight, vector.tobytes()),
                     )
                     rowids.append(cursor.lastrowid)
             self._bump(db)
@@ -199,15 +163,17 @@ class Store:
     def chunk_rows(self, rowids: list[int] | None = None):
         """(rowid, Chunk, embedding) of the given chunks, or of all, in library order (document, then sequence)."""
         sql = ("SELECT c.rowid, c.id, c.doc_id, d.title, c.text, c.start, c.end, c.section_path, c.ref, c.parent_ref,"
-               " c.embedding FROM chunks c JOIN documents d ON d.id = c.doc_id")
+               " c.community, c.era, c.authority_weight, coalesce(d.tier, 'public'), c.embedding"
+               " FROM chunks c JOIN documents d ON d.id = c.doc_id")
         if rowids is None:
             rows = self.db.execute(sql + " ORDER BY c.rowid")
         else:
             rows = (r for i in range(0, len(rowids), 500) for r in self.db.execute(
                 sql + f" WHERE c.rowid IN ({', '.join('?' * len(rowids[i:i + 500]))}) ORDER BY c.rowid", rowids[i:i + 500]))
         for r in rows:
-            chunk = Chunk(r[1], r[2], r[3], r[4], r[5], r[6], tuple(json.loads(r[7])), r[8], r[9])
-            yield r[0], chunk, np.frombuffer(r[10], dtype=np.float32)
+            chunk = Chunk(r[1], r[2], r[3], r[4], r[5], r[6], tuple(json.loads(r[7])), r[8], r[9], r[10], r[11],
+                          r[12], r[13])
+            yield r[0], chunk, np.frombuffer(r[14], dtype=np.float32)
 
     # jobs
 
@@ -258,6 +224,15 @@ class Store:
     @staticmethod
     def _bump(db) -> None:
         db.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation'")
+
+
+def visible_clause(reader) -> tuple[str, list]:
+    """SQL (and its arguments) for the documents a reader sees: owned, or in one of their tiers; "1" for all."""
+    if reader is None or reader.everything:
+        return "1", []
+    tiers = sorted(reader.tiers)
+    return (f"(owner IS ? OR coalesce(tier, '{DEFAULT_TIER}') IN ({', '.join('?' * len(tiers))}))",
+            [reader.id, *tiers])
 
 
 def _document(row) -> DocumentInfo:

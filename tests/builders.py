@@ -91,3 +91,24 @@ def library_app(config, folder, writer=None, backend=None):
     writer = writer or FakeWriter("offline")
     pipeline = Pipeline(FakeClassifier(), Retriever(lib, FakeEmbedder()), Generator({writer.name: writer}, writer.name))
     return create_app(config, pipeline=pipeline, library=lib)
+
+
+def upload(client, name, data, headers=None, **fields):
+    """POST one file to /api/documents with metadata fields."""
+    from io import BytesIO
+
+    return client.post("/api/documents", data={"file": (BytesIO(data), name), **fields},
+                       content_type="multipart/form-data", headers=headers or {})
+
+
+def wait_for(client, job, timeout=60, headers=None):
+    """The job once done or failed, polled through its URL."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        job = client.get(job["url"], headers=headers or {}).get_json()
+        if job["status"] in ("done", "failed"):
+            return job
+        time.sleep(0.05)
+    raise AssertionError(f"job did not finish: {job}")

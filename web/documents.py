@@ -12,11 +12,14 @@ import threading
 
 from flask import Blueprint, current_app, request, url_for
 
+from accounts.limits import check_user_upload
+from accounts.roles import REINDEX, REMOVE, UPLOAD, USERS
 from ingest.jobs import METADATA_FIELDS as DOCUMENT_FIELDS
 from ingest.jobs import Ingestor
 from ingest.parsers import check_upload
 from ingest.records import CONTROL, display_name
 from storage.store import Store
+from web.auth import accounts, reader, require
 from web.errors import ApiError
 from web.services import services
 from web.shaping import document_json, job_json
@@ -77,6 +80,7 @@ def store() -> Store:
 def upload():
     """Queue a file for ingestion: 202 with the job, or a 4xx that says what is wrong with the upload."""
     request.max_content_length = current_app.config["MAX_UPLOAD_BYTES"]
+    who = require(UPLOAD)
     worker = ingestor()
     files = request.files.getlist("file")
     if len(files) != 1 or not files[0].filename:
@@ -103,8 +107,12 @@ def upload():
     data = upload.read()
     if not data:
         raise ApiError(f"{display_name(upload.filename)} is empty.")
+    if who.id is not None:
+        options["owner"] = who.id
     with ROOM:  # the checks and the queueing together, so two uploads at once cannot both take the last room
         check_room(worker, len(data), display_name(upload.filename))
+        if who.id is not None:
+            check_user_upload(accounts(), current_app.config, who.id, len(data), worker.store.queued_jobs(who.id))
         check_upload(data, upload.filename, worker.limits)  # a RejectedFile is a 415 (errors.py)
         job = worker.submit_file(data, upload.filename, options)
     return job_json(job), 202, {"Location": url_for("documents.job", job_id=job.id)}
@@ -112,9 +120,9 @@ def upload():
 
 @bp.get("/api/jobs/<job_id>")
 def job(job_id: str):
-    """An ingest job's stage and progress."""
-    found = store().job(job_id)
-    if found is None:
+    """An ingest job's stage and progress: to the user who submitted it, and to admins."""
+    found, who = store().job(job_id), reader()
+    if found is None or not (who.everything or who.may(USERS) or found.options.get("owner") == who.id):
         raise ApiError(f"No job {job_id}.", 404)
     return job_json(found)
 
@@ -124,13 +132,15 @@ def list_documents():
     """A page of documents: ?limit (1-500), ?offset, ?q (title contains)."""
     limit = whole_number("limit", DEFAULT_PAGE, 1, PAGE_MAX)
     offset = whole_number("offset", 0, 0, MAX_OFFSET)
-    docs, total = store().documents(limit, offset, request.args.get("q", "").strip())
+    docs, total = store().documents(limit, offset, request.args.get("q", "").strip(), reader=reader())
     return {"documents": [document_json(d) for d in docs], "total": total, "limit": limit, "offset": offset}
 
 
 @bp.delete("/api/documents/<doc_id>")
 def delete_document(doc_id: str):
     """Remove a document, its passages and its stored file."""
+    require(REMOVE)
+    visible(doc_id)
     removed = ingestor().delete(doc_id)
     if removed is None:
         raise ApiError(f"No document {doc_id}.", 404)
@@ -140,6 +150,8 @@ def delete_document(doc_id: str):
 @bp.post("/api/documents/<doc_id>/reindex")
 def reindex(doc_id: str):
     """Queue a re-index of a document from its stored file: 202 with the job."""
+    require(REINDEX)
+    visible(doc_id)
     worker = ingestor()
     try:
         with ROOM:
@@ -154,7 +166,17 @@ def reindex(doc_id: str):
 
 @bp.get("/api/stats")
 def stats():
-    """Documents, chunks, jobs by status, the bytes of the uploaded files kept, and the largest documents."""
-    found = store()
-    return {**found.stats(), "jobs": found.job_counts(), "uploaded_bytes": services().ingestor.stored_bytes(),
-            "per_document": found.largest_documents()}
+    """The documents and chunks the reader sees and the largest of them; for those who may upload, jobs by status
+    and the bytes of the uploaded files kept."""
+    found, who = store(), reader()
+    body = {**found.stats(who), "per_document": found.largest_documents(reader=who)}
+    if who.may(UPLOAD):
+        body.update(jobs=found.job_counts(), uploaded_bytes=services().ingestor.stored_bytes())
+    return body
+
+
+def visible(doc_id: str) -> None:
+    """A 404 for a document the reader may not see, as for one that does not exist."""
+    doc = store().document(doc_id)
+    if doc is not None and not reader().sees(doc.owner, doc.tier):
+        raise ApiError(f"No document {doc_id}.", 404)

@@ -9,6 +9,7 @@ are set here too.
 from flask import request
 from werkzeug.exceptions import HTTPException
 
+from accounts.limits import OverLimit
 from ingest.records import RejectedFile
 from postgres.database import Unavailable
 from storage.history import HistoryError, UnknownAnswer
@@ -23,15 +24,16 @@ CONTENT_SECURITY_POLICY = (
 class ApiError(Exception):
     """An expected error, shown to the client as {"error": message} with status."""
 
-    def __init__(self, message: str, status: int = 400):
+    def __init__(self, message: str, status: int = 400, headers: dict | None = None):
         super().__init__(message)
         self.message = message
         self.status = status
+        self.headers = headers or {}  # WWW-Authenticate of a 401, Retry-After of a 429
 
 
 def respond(error: ApiError):
     """The one JSON shape of an error response."""
-    return {"error": error.message}, error.status
+    return {"error": error.message}, error.status, error.headers
 
 
 def unknown_answer(answer_id: str) -> ApiError:
@@ -58,6 +60,8 @@ def register_error_handlers(app) -> None:
     # lower layers' errors whose messages are written for the client
     app.register_error_handler(HistoryError, lambda e: respond(ApiError(str(e), 400)))
     app.register_error_handler(UnknownAnswer, lambda e: respond(unknown_answer(e.args[0] if e.args else "")))
+    app.register_error_handler(OverLimit, lambda e: respond(ApiError(e.message, 429,
+                                                                     {"Retry-After": str(e.retry_after)})))
     app.register_error_handler(RejectedFile, lambda e: respond(ApiError(str(e), 415)))
     app.register_error_handler(Unavailable, lambda _e: respond(ApiError(
         "The library's database cannot be reached right now; try again in a few seconds.", 503)))

@@ -3,15 +3,19 @@
 GET /api/history?q=&session_id=&status=&limit=&offset= lists answer summaries, newest first;
 GET /api/history/<id> gives one answer in full with its feedback; POST /api/history/<id>/feedback
 takes {"rating": "up"|"down", "comment"?}; POST /api/history/<id>/review takes {"status", "corrected_text"?}.
+A reader reads and rates their own answers; reviewers (posek, reviewer, admin) read every answer and review them,
+and see no passage of a document hidden from them. Another user's answer is as absent as one never logged (404).
 Shapes and types are checked here, values by History (its HistoryError messages are written for the client,
 and errors.py answers them, as it answers an unknown id with a 404).
 Does not: log answers (shaping.logged does) or delete them.
 """
 from flask import Blueprint, current_app, request
 
+from accounts.roles import FEEDBACK, HISTORY, REVIEW
 from storage.history import MAX_PAGE, SESSION_ID, STATUSES
+from web.auth import require
 from web.errors import ApiError, unknown_answer
-from web.services import history
+from web.services import history, hidden_documents
 from web.validation import MAX_OFFSET, json_body, whole_number
 
 bp = Blueprint("history", __name__)
@@ -25,6 +29,7 @@ DEFAULT_PAGE = 20
 @bp.get("/api/history")
 def search():
     """A page of answer summaries, newest first, filtered by text, session and review status."""
+    who = require(HISTORY)
     unknown = sorted(set(request.args) - set(SEARCH_PARAMS))
     if unknown:
         raise ApiError(f"Unknown parameter(s): {', '.join(unknown)}. Allowed: {', '.join(SEARCH_PARAMS)}.")
@@ -36,22 +41,34 @@ def search():
         raise ApiError(f'"status" must be one of {", ".join(STATUSES)}.')
     limit = whole_number("limit", DEFAULT_PAGE, 1, MAX_PAGE)
     offset = whole_number("offset", 0, 0, MAX_OFFSET)
-    items, total = history().search(request.args.get("q", ""), session_id, status, limit, offset)
+    items, total = history().search(request.args.get("q", ""), session_id, status, limit, offset, reader=who)
     return {"items": items, "total": total, "limit": limit, "offset": offset}
 
 
 @bp.get("/api/history/<answer_id>")
 def record(answer_id: str):
     """One answer in full, with its citations, passages, timings, review and feedback."""
-    found = history().get(answer_id)
+    return readable(answer_id, require(HISTORY))
+
+
+def readable(answer_id: str, who) -> dict:
+    """The answer if who may read it, with the passages of documents hidden from them taken out; else a 404."""
+    found = history().get(answer_id, reader=who)
     if found is None:
         raise unknown_answer(answer_id)
+    if found.get("user_id") != who.id:
+        hidden = hidden_documents(who)
+        kept = [p for p in found["passages"] if hidden is not None and p.get("doc_id") not in hidden]
+        numbers = {p.get("n") for p in kept}
+        found["passages"] = kept
+        found["citations"] = [c for c in found["citations"] if c.get("n") in numbers]
     return found
 
 
 @bp.post("/api/history/<answer_id>/feedback")
 def feedback(answer_id: str):
     """Record a thumbs up or down, optionally with a comment; 201 with the answer's counts."""
+    readable(answer_id, require(FEEDBACK))
     body = json_body(FEEDBACK_FIELDS, '{"rating": "up", "comment": "clear and well sourced"}')
     if "rating" not in body:
         raise ApiError('Missing "rating": send "up" or "down".')
@@ -63,9 +80,11 @@ def feedback(answer_id: str):
 @bp.post("/api/history/<answer_id>/review")
 def review(answer_id: str):
     """Set the answer's review status (and, for "corrected", the corrected text)."""
+    who = require(REVIEW)
     body = json_body(REVIEW_FIELDS, '{"status": "corrected", "corrected_text": "the answer as it should read"}')
     if "status" not in body:
         raise ApiError(f'Missing "status": send one of {", ".join(STATUSES)}.')
-    result = history().review(answer_id, body["status"], body.get("corrected_text"))
+    readable(answer_id, who)
+    result = history().review(answer_id, body["status"], body.get("corrected_text"), reviewer=who.id)
     current_app.logger.info("answer %s reviewed: %s", answer_id, result["review_status"])
     return {"id": answer_id, **result}

@@ -6,9 +6,12 @@ pipeline answers, and the answer is logged and shaped here (shaping.py).
 import time
 from contextlib import closing
 
-from flask import Blueprint, Response, current_app, stream_with_context
+from flask import Blueprint, Response, current_app, request, stream_with_context
 
+from accounts.limits import check_query
+from accounts.roles import ASK
 from storage import provider_state
+from web.auth import accounts, require
 from web.errors import ApiError
 from web.services import kept_history, loader, services
 from web.shaping import evidence_json, logged, question_json, sse
@@ -61,22 +64,28 @@ def shared_providers(providers: dict) -> dict:
 
 
 def query_arguments(pipeline) -> dict:
-    """The checked arguments of a /api/query or /api/query/stream request, with the conversation's last turns."""
+    """The checked arguments of a /api/query or /api/query/stream request, with the conversation's last turns
+    (the reader's own only) and the reader; counted against the reader's limits."""
+    who = require(ASK)
     body = request_json()
     if body is None:
         raise ApiError('The body is not JSON. Send Content-Type: application/json and {"question": "..."}.')
     args = validate_query(body, sorted(pipeline.generator.writers))
     check_model(pipeline.generator, args["provider"], args["model"])
+    if who.id is not None:
+        hosted = (args["provider"] or pipeline.generator.default) != "offline"
+        check_query(accounts(), current_app.config, who.id, request.remote_addr or "", hosted)
     history = kept_history()
-    turns = history.turns(args["session_id"]) if history is not None and args["session_id"] else []
-    return {**args, "turns": turns}
+    turns = history.turns(args["session_id"], reader=who) if history is not None and args["session_id"] else []
+    return {**args, "turns": turns, "reader": who}
 
 
 @bp.post("/api/query")
 def query():
     """Answer a question with cited evidence."""
     pipeline = services().pipeline
-    body = logged(pipeline.ask(**query_arguments(pipeline)))
+    args = query_arguments(pipeline)
+    body = logged(pipeline.ask(**args), args["reader"])
     current_app.logger.info("%s question answered by %s in %.0f ms", body["query_type"], body["generator"],
                             body["timings_ms"]["total"])
     return body
@@ -101,7 +110,7 @@ def query_stream():
                     if name != "answer":
                         yield sse(name, shape[name](data))
                         continue
-                    body = logged(data)
+                    body = logged(data, args["reader"])
                     yield sse("answer", body)
                     yield sse("done", {"id": body["id"], "timings_ms": body["timings_ms"]})
                     logger.info("%s question streamed by %s in %.0f ms", body["query_type"], body["generator"],

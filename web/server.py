@@ -7,13 +7,16 @@ is dropped. One process holds the models, the indexes and the ingest worker once
 requests side by side. torch is set to TORCH_THREADS threads (default 1) for the whole process, so each
 request's torch work stays on one core and concurrent requests share the cores instead of every request
 spreading over all of them and fighting the others.
-Does not: terminate TLS or authenticate (put a proxy in front for a public address).
+A server bound to a public address (or with AUTH=required) refuses to start until it has a user (web/auth.py).
+Does not: terminate TLS (put a proxy in front for a public address).
 """
 import logging
 
 import click
 from flask import current_app
 from flask.cli import with_appcontext
+
+from web.auth import shared
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +46,18 @@ def create_server(app, host: str = "127.0.0.1", port: int = 5000, threads: int =
         clear_untrusted_proxy_headers=True)
 
 
+def refuse_without_users(app, host: str) -> None:
+    """A server that would need sign-in (public address, or AUTH=required) but has no user to sign in does not start."""
+    app.config["BIND_HOST"] = host
+    history = app.extensions.get("history")
+    if shared(app) and (history is None or history.accounts.count() == 0):
+        raise click.ClickException(
+            f"Evidenz will not serve {host} without users: anyone who can reach it could read and change "
+            "everything. Create the first admin, then start again:\n"
+            "  flask --app app users create NAME --role admin\n"
+            "(or bind to 127.0.0.1 for a personal server).")
+
+
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind; other names need ALLOWED_HOSTS.")
 @click.option("--port", default=5000, show_default=True)
@@ -54,6 +69,7 @@ def create_server(app, host: str = "127.0.0.1", port: int = 5000, threads: int =
 def serve(host, port, threads, connection_limit, channel_timeout):
     """Load the models and the library, then serve the API and the page."""
     app = current_app._get_current_object()
+    refuse_without_users(app, host)
     set_torch_threads(app.config["TORCH_THREADS"])
     loader = app.extensions["rag"]
     if loader.services is None:

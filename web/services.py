@@ -35,3 +35,13 @@ def history() -> History:
     if store is None:
         raise ApiError("This server keeps no answer history (no History configured).", 503)
     return store
+
+
+def hidden_documents(reader) -> frozenset[str] | None:
+    """The library's documents reader may not see (none for a fixed library); None while the library is not
+    loaded, when which documents are hidden cannot be known."""
+    loading = loader()
+    if loading.services is None:
+        return None
+    store = loading.services.store
+    return store.hidden_documents(reader) if store is not None else frozenset()

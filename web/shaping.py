@@ -69,6 +69,7 @@ def result_json(result: Result) -> dict:
         "declined": answer.declined,
         "answerability": None if answer.answerability is None else round(answer.answerability, 4),
         "halachic": result.halachic,
+        "mode": result.mode,
         "citations": [citation_json(c) for c in answer.citations],
         "invalid_citations": answer.invalid_citations,
         "removed_claims": answer.removed_claims,
@@ -84,12 +85,15 @@ def result_json(result: Result) -> dict:
     }
 
 
-def logged(result: Result) -> dict:
-    """The result's JSON, logged in the answer history (when the app keeps one) with its new id."""
+def logged(result: Result, reader=None) -> dict:
+    """The result's JSON, logged in the answer history (when the app keeps one) with its new id, and with who
+    asked: the user, their community and the tiers searched."""
     body = result_json(result)
     history = kept_history()
     if history is not None:
-        body["id"] = history.log(body)
+        asker = {} if reader is None or reader.id is None else {
+            "user_id": reader.id, "community": reader.community, "tiers": sorted(reader.tiers)}
+        body["id"] = history.log({**body, **asker})
     return body
 
 

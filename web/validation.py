@@ -13,7 +13,8 @@ from web.errors import ApiError
 
 MAX_QUESTION_CHARS = 2000
 TOP_K_MIN, TOP_K_MAX = 1, 20
-QUERY_FIELDS = ("question", "top_k", "provider", "model", "language", "session_id", "filters")
+QUERY_FIELDS = ("question", "top_k", "provider", "model", "language", "session_id", "filters", "mode")
+MODES = ("practical", "deep", "posek")  # pipeline.MODES
 MAX_MODEL_CHARS = 100
 LANGUAGE = re.compile(r"auto|[a-z]{2,3}")
 FILTER_FIELDS = ("document_ids", *METADATA_FILTERS)
@@ -53,8 +54,13 @@ def validate_query(body, providers: list[str]) -> dict:
     session_id = body.get("session_id")
     if session_id is not None and (not isinstance(session_id, str) or not SESSION_ID.fullmatch(session_id)):
         raise ApiError('"session_id" must be 1 to 100 letters, digits, "-" or "_"; leave it out to start a conversation.')
+    mode = body.get("mode", "practical")
+    if mode not in MODES:
+        raise ApiError(f'"mode" must be one of {", ".join(MODES)}: practical answers, deep research, or the posek\'s '
+                       "view of every opinion.")
     return {"question": question, "top_k": top_k, "provider": provider, "model": model.strip() if model else None,
-            "language": language, "session_id": session_id, "filters": validate_filters(body.get("filters"))}
+            "language": language, "session_id": session_id, "filters": validate_filters(body.get("filters")),
+            "mode": mode}
 
 
 def check_model(generator, provider: str | None, model: str | None) -> None:

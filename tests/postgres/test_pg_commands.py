@@ -9,6 +9,7 @@ from conftest import WIKI_SAMPLE, FakeEmbedder
 from ingest import corpus
 from ingest.jobs import Ingestor
 from postgres.database import Database
+from postgres.schema import MIGRATIONS as PG_MIGRATIONS
 from postgres.library import PgLibrary
 from postgres.search import PgView
 from retrieval import Retriever
@@ -35,8 +36,9 @@ def test_upgrade_then_import_an_embedded_library_with_its_jobs_files_and_history
     runner = cli_app(pg_server, schema, monkeypatch, tmp_path).test_cli_runner()
 
     upgraded = runner.invoke(args=["db", "upgrade"])
-    assert upgraded.exit_code == 0 and "version 0 -> 1" in upgraded.output
-    assert "version 1 -> 1" in runner.invoke(args=["db", "upgrade"]).output  # nothing left to apply
+    latest = len(PG_MIGRATIONS)
+    assert upgraded.exit_code == 0 and f"version 0 -> {latest}" in upgraded.output
+    assert f"version {latest} -> {latest}" in runner.invoke(args=["db", "upgrade"]).output  # nothing left to apply
     moved = runner.invoke(args=["db", "import-library", str(tmp_path / "lib"), "--history", str(history.path)])
     assert moved.exit_code == 0, moved.output
     again = runner.invoke(args=["db", "import-library", str(tmp_path / "lib")])

@@ -3,11 +3,10 @@
 Real files, the real parsers, chunker, store and indexes, on each backend (the embedded files, and PostgreSQL);
 the embedder and classifier are fakes.
 """
-import time
 
 import pytest
 
-from builders import BOOK, english_pdf, library_app
+from builders import BOOK, english_pdf, library_app, upload, wait_for
 from conftest import CORPUS, FakeEmbedder
 from ingest import corpus
 from ingest.jobs import Ingestor
@@ -21,23 +20,6 @@ def lib_client(tmp_path, backend):
     client = app.test_client()
     client.backend = backend.name
     return client
-
-
-def upload(client, name, data, **fields):
-    from io import BytesIO
-
-    return client.post("/api/documents", data={"file": (BytesIO(data), name), **fields},
-                       content_type="multipart/form-data")
-
-
-def wait_for(client, job, timeout=60):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        job = client.get(job["url"]).get_json()
-        if job["status"] in ("done", "failed"):
-            return job
-        time.sleep(0.05)
-    raise AssertionError(f"job did not finish: {job}")
 
 
 def test_upload_index_search_and_remove(lib_client):

@@ -3,6 +3,7 @@ import pytest
 from flask import Flask
 
 from builders import logged_answer as entry
+from web.auth import register_auth
 from web.errors import register_error_handlers
 from web.history import bp
 
@@ -19,6 +20,7 @@ def client(history):
     app.config["TESTING"] = True
     app.extensions["history"] = history
     register_error_handlers(app)
+    register_auth(app)
     app.register_blueprint(bp)
     return app.test_client()
 
@@ -137,6 +139,7 @@ def test_bad_review_is_400_and_changes_nothing(client, history, body, message):
 def test_without_a_history_the_api_says_so():
     app = Flask(__name__)
     register_error_handlers(app)
+    register_auth(app)
     app.register_blueprint(bp)
     response = app.test_client().get("/api/history")
     assert response.status_code == 503 and "no answer history" in response.json["error"]

@@ -1,0 +1,81 @@
+"""The limits on each reader of a shared server, counted in the database so every process counts together.
+
+Per user: questions a minute, model-writer calls a day, upload bytes a day and jobs queued at once; per client
+address: questions a minute and sign-in attempts a minute. Counts are fixed windows (a minute, a day) kept by
+`count_use` (storage/accounts.py, postgres/accounts.py), one atomic upsert per check; a request past a limit is
+refused with OverLimit, which the API answers 429 with Retry-After: the seconds until the window ends.
+A setting of 0 turns that limit off. A personal server has no limits.
+Does not: know requests (web/ passes the user, the address and the settings).
+"""
+import time
+from dataclasses import dataclass
+
+MINUTE, DAY = 60, 86_400
+SIGN_INS_PER_MINUTE = 10
+
+SETTINGS = {  # setting: default
+    "LIMIT_QUERIES_PER_MINUTE": 30,  # per user
+    "LIMIT_ADDRESS_QUERIES_PER_MINUTE": 120,  # per client address, whoever signs in from it
+    "LIMIT_MODEL_CALLS_PER_DAY": 500,  # per user, answers written by a hosted model
+    "LIMIT_UPLOAD_BYTES_PER_DAY": 500 * 2**20,  # per user
+    "LIMIT_QUEUED_JOBS_PER_USER": 5,
+}
+
+
+@dataclass
+class OverLimit(Exception):
+    """A limit refuses the request; message says which and how to go on, retry_after is in seconds."""
+
+    message: str
+    retry_after: int
+
+
+def _window(length: int, now: float) -> tuple[int, int]:
+    """The current window's start and the whole seconds until it ends (at least 1)."""
+    start = int(now // length) * length
+    return start, max(1, int(start + length - now + 0.999))
+
+
+def count(store, key: str, most: int, length: int, what: str, amount: int = 1) -> None:
+    """Count amount more of key in its window; OverLimit when that passes most (0: no limit)."""
+    if not most:
+        return
+    start, left = _window(length, time.time())
+    if store.count_use(key, start, amount) > most:
+        span = "minute" if length == MINUTE else "day"
+        raise OverLimit(f"{what} ({most:,} a {span}). Try again in {left:,} seconds.", left)
+
+
+def check_query(store, config, user_id: int, address: str, hosted: bool) -> None:
+    """Count a question against its user's and its address's rates, and a hosted writer's call against the day's."""
+    count(store, f"q:u:{user_id}", int(config["LIMIT_QUERIES_PER_MINUTE"]), MINUTE,
+          "You have asked as many questions as this server allows a user in a minute")
+    count(store, f"q:a:{address}", int(config["LIMIT_ADDRESS_QUERIES_PER_MINUTE"]), MINUTE,
+          "This address has asked as many questions as this server allows in a minute")
+    if hosted:
+        count(store, f"m:u:{user_id}", int(config["LIMIT_MODEL_CALLS_PER_DAY"]), DAY,
+              "You have used as many model-written answers as this server allows a user in a day; the offline "
+              'writer ("provider": "offline") has no such limit')
+
+
+def check_user_upload(store, config, user_id: int, size: int, queued: int) -> None:
+    """Refuse an upload past the user's bytes a day or jobs queued; the bytes are counted when it passes."""
+    most_jobs = int(config["LIMIT_QUEUED_JOBS_PER_USER"])
+    if most_jobs and queued >= most_jobs:
+        raise OverLimit(f"You have {queued} jobs waiting, the most this server queues for one user "
+                        f"({most_jobs}). Wait for them to finish, then send this again.", 30)
+    most = int(config["LIMIT_UPLOAD_BYTES_PER_DAY"])
+    if not most or not size:
+        return
+    start, left = _window(DAY, time.time())
+    used = store.count_use(f"b:u:{user_id}", start, 0)
+    if used + size > most:
+        raise OverLimit(f"This upload would pass the {most / 2**20:,.0f} MB a user may upload in a day "
+                        f"({used / 2**20:,.1f} MB used). Try again in {left:,} seconds.", left)
+    store.count_use(f"b:u:{user_id}", start, size)
+
+
+def check_sign_in(store, config, address: str) -> None:
+    """At most SIGN_INS_PER_MINUTE sign-in attempts a minute from one address, so passwords cannot be guessed fast."""
+    count(store, f"s:a:{address}", SIGN_INS_PER_MINUTE, MINUTE,
+          "Too many sign-in attempts from this address")

@@ -1,0 +1,207 @@
+"""Readers, reviewers and editors over HTTP, on each backend: who may reach which passage, answer and action.
+
+A real library, store, history and users (scrypt passwords, hashed tokens, cookie sessions); the embedder,
+classifier and writer are fakes. Every request below acts as one role through a bearer token or the page's
+session cookie.
+"""
+import json
+import time
+
+import pytest
+
+from accounts.passwords import digest, hash_password, new_token
+from builders import BOOK, library_app, upload, wait_for
+from web.auth import SESSION_COOKIE
+
+KETTLE = "How hot should the water for green tea be?"
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture
+def app(tmp_path, backend):
+    return library_app({"TESTING": True, "MAX_UPLOAD_BYTES": 200_000}, tmp_path / "lib", backend=backend)
+
+
+def make_user(app, name, role, tiers=None, expires_at=None):
+    """A user of role and the Authorization header of a fresh token of theirs."""
+    accounts = app.extensions["history"].accounts
+    user = accounts.create(name, role, hash_password(PASSWORD), tiers)
+    token = new_token()
+    accounts.add_token(user["id"], digest(token), "test", expires_at)
+    return {"Authorization": f"Bearer {token}"}
+
+
+@pytest.fixture
+def roles(app):
+    """admin, editor, learner and reviewer tokens; the editor has uploaded a private book (kettles)."""
+    heads = {role: make_user(app, role, role) for role in ("admin", "editor", "learner", "reviewer")}
+    client = app.test_client()
+    response = upload(client, "kettles.txt", BOOK.encode(), headers=heads["editor"], tier="private")
+    assert response.status_code == 202
+    job = wait_for(client, response.get_json(), headers=heads["editor"])
+    assert job["status"] == "done"
+    heads["job_url"] = job["url"]
+    return heads
+
+
+def ask(client, headers, question=KETTLE, **body):
+    return client.post("/api/query", json={"question": question, **body}, headers=headers)
+
+
+def stream_sources(client, headers, question=KETTLE):
+    text = client.post("/api/query/stream", json={"question": question}, headers=headers).get_data(as_text=True)
+    event = next(block for block in text.split("\n\n") if block.startswith("event: sources"))
+    return json.loads(event.split("data: ", 1)[1])
+
+
+def test_a_learner_cannot_reach_a_private_book_by_any_endpoint_nor_learn_it_exists(app, roles):
+    client, learner, editor = app.test_client(), roles["learner"], roles["editor"]
+    mine = ask(client, editor).get_json()
+    assert "kettles" in {p["doc_id"] for p in mine["passages"]}  # the editor's answers cite their book
+    assert any(c["passage_id"].startswith("kettles") for c in mine["citations"])
+
+    for body in ({}, {"filters": {"document_ids": ["kettles"]}}, {"filters": {"tier": "private"}}, {"mode": "deep"}):
+        answer = ask(client, learner, **body).get_json()
+        assert "kettles" not in {p["doc_id"] for p in answer["passages"]}, body
+        assert not any(c["passage_id"].startswith("kettles") for c in answer["citations"])
+        assert "kettle" not in answer["answer"].lower()
+    assert "kettles" not in {p["doc_id"] for p in stream_sources(client, learner)["passages"]}
+    listed = client.get("/api/documents?q=Kettles", headers=learner).get_json()
+    assert listed["total"] == 0 and listed["documents"] == []
+    stats = client.get("/api/stats", headers=learner).get_json()
+    assert stats["documents"] == 4 and "kettles" not in {d["id"] for d in stats["per_document"]}
+    assert "jobs" not in stats and "uploaded_bytes" not in stats
+    assert client.get(roles["job_url"], headers=learner).status_code == 404
+    assert client.delete("/api/documents/kettles", headers=learner).status_code == 403
+    assert client.post("/api/documents/kettles/reindex", headers=learner).status_code == 403
+    # the editor's answer is another user's: not found by search, and 404 (not 403) when asked for
+    assert client.get(f"/api/history/{mine['id']}", headers=learner).status_code == 404
+    assert client.get("/api/history?q=kettle", headers=learner).get_json()["total"] == 0
+    assert client.post(f"/api/history/{mine['id']}/feedback", json={"rating": "up"}, headers=learner).status_code == 404
+
+
+def test_another_editor_does_not_see_the_private_book_and_an_admin_does(app, roles):
+    client, other = app.test_client(), make_user(app, "editor2", "editor")
+    assert client.delete("/api/documents/kettles", headers=other).status_code == 404
+    assert "kettles" not in {p["doc_id"] for p in ask(client, other).get_json()["passages"]}
+    assert "kettles" in {d["id"] for d in client.get("/api/documents", headers=roles["admin"]).get_json()["documents"]}
+    assert client.get("/api/stats", headers=roles["editor"]).get_json()["documents"] == 5
+    assert client.delete("/api/documents/kettles", headers=roles["editor"]).status_code == 200
+
+
+def test_history_is_each_users_own_and_reviewers_read_and_correct_every_answer(app, roles):
+    client, learner, reviewer = app.test_client(), roles["learner"], roles["reviewer"]
+    answer = ask(client, learner, "Who discovered penicillin?", session_id="s1").get_json()
+    own = client.get("/api/history", headers=learner).get_json()
+    assert [i["id"] for i in own["items"]] == [answer["id"]]
+    assert client.post(f"/api/history/{answer['id']}/feedback", json={"rating": "up"}, headers=learner).status_code == 201
+    assert client.post(f"/api/history/{answer['id']}/review", json={"status": "approved"},
+                       headers=learner).status_code == 403
+    editors = ask(client, roles["editor"]).get_json()
+    queue = client.get("/api/history", headers=reviewer).get_json()
+    assert {answer["id"], editors["id"]} <= {i["id"] for i in queue["items"]}
+    seen = client.get(f"/api/history/{editors['id']}", headers=reviewer).get_json()
+    assert "kettles" not in {p["doc_id"] for p in seen["passages"]}  # the reviewer's tiers hide the private book
+    assert all(not c["passage_id"].startswith("kettles") for c in seen["citations"])
+    fixed = client.post(f"/api/history/{answer['id']}/review", headers=reviewer,
+                        json={"status": "corrected", "corrected_text": "Alexander Fleming, in 1928."})
+    assert fixed.status_code == 200
+    record = client.get(f"/api/history/{answer['id']}", headers=learner).get_json()
+    assert record["review_status"] == "corrected" and record["corrected_text"] == "Alexander Fleming, in 1928."
+    reviewer_id = app.extensions["history"].accounts.user_named("reviewer")["id"]
+    learner_user = app.extensions["history"].accounts.user_named("learner")
+    assert record["reviewed_by"] == reviewer_id and record["user_id"] == learner_user["id"]
+    assert record["tiers"] == ["canonical", "public"] and record["mode"] == "practical"
+    # another user cannot continue the learner's conversation: its turns are not theirs
+    assert app.extensions["history"].turns("s1", reader=None)
+    from web.auth import reader_of
+    assert app.extensions["history"].turns("s1", reader=reader_of(app.extensions["history"].accounts.user_named("editor"))) == []
+
+
+def test_an_unsigned_request_gets_401_everywhere_but_the_page_health_and_sign_in(app, roles):
+    client = app.test_client()
+    open_paths = {"/", "/api/health", "/api/session"}
+    checked = 0
+    for rule in app.url_map.iter_rules():
+        path = rule.rule.replace("<path:filename>", "app.js").replace("<int:user_id>", "1")
+        path = path.replace("<answer_id>", "x").replace("<doc_id>", "x").replace("<job_id>", "x")
+        for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
+            response = client.open(path, method=method, json={} if method != "GET" else None)
+            if rule.endpoint == "static" or (path in open_paths and not (path == "/api/session" and method == "DELETE")):
+                assert response.status_code != 401, (method, path)
+            else:
+                assert response.status_code == 401, (method, path, response.status_code)
+                assert "sign in" in response.get_json()["error"] and response.headers["WWW-Authenticate"]
+                checked += 1
+    assert checked >= 15
+
+
+def test_sign_in_sets_a_session_whose_changes_need_the_csrf_token(app, roles):
+    client = app.test_client()
+    assert client.post("/api/session", json={"name": "learner", "password": "wrong password"}).status_code == 401
+    signed = client.post("/api/session", json={"name": "learner", "password": PASSWORD})
+    assert signed.status_code == 200
+    cookie = signed.headers["Set-Cookie"]
+    assert SESSION_COOKIE in cookie and "HttpOnly" in cookie and "SameSite=Strict" in cookie
+    csrf = signed.get_json()["csrf_token"]
+    me = client.get("/api/me").get_json()
+    assert me["mode"] == "shared" and me["user"]["name"] == "learner" and me["csrf_token"] == csrf
+    assert "password_hash" not in me["user"]
+    refused = client.post("/api/query", json={"question": KETTLE})
+    assert refused.status_code == 403 and "X-CSRF-Token" in refused.get_json()["error"]
+    assert client.post("/api/query", json={"question": KETTLE}, headers={"X-CSRF-Token": csrf}).status_code == 200
+    profile = client.patch("/api/me", json={"community": "Sephardi", "poskim": ["Kaf HaChaim"]},
+                           headers={"X-CSRF-Token": csrf}).get_json()["user"]
+    assert profile["community"] == "Sephardi" and profile["poskim"] == ["Kaf HaChaim"]
+    assert client.delete("/api/session", headers={"X-CSRF-Token": csrf}).status_code == 200
+    assert client.get("/api/me").status_code == 401
+
+
+def test_tokens_can_be_revoked_and_expire(app, roles):
+    client, accounts = app.test_client(), app.extensions["history"].accounts
+    expired = make_user(app, "old", "learner", expires_at=time.time() - 1)
+    assert client.get("/api/me", headers=expired).status_code == 401
+    assert client.get("/api/me", headers=roles["learner"]).status_code == 200
+    learner_id = accounts.user_named("learner")["id"]
+    assert client.delete(f"/api/users/{learner_id}/tokens", headers=roles["learner"]).status_code == 403
+    assert client.delete(f"/api/users/{learner_id}/tokens", headers=roles["admin"]).get_json()["revoked"] == 1
+    assert client.get("/api/me", headers=roles["learner"]).status_code == 401
+    stored = [t for t in accounts.tokens(learner_id)]
+    assert stored and all(t["revoked_at"] for t in stored)
+
+
+def test_an_admin_creates_users_and_sets_roles_and_tiers(app, roles):
+    client, admin = app.test_client(), roles["admin"]
+    made = client.post("/api/users", headers=admin, json={"name": "Rivka", "password": PASSWORD, "role": "researcher"})
+    assert made.status_code == 201 and made.get_json()["user"]["name"] == "rivka"
+    assert "apocrypha" in made.get_json()["user"]["tiers"]
+    assert client.post("/api/users", headers=admin, json={"name": "rivka", "password": PASSWORD}).status_code == 409
+    assert client.post("/api/users", headers=admin, json={"name": "x y", "password": PASSWORD}).status_code == 400
+    assert client.post("/api/users", headers=admin, json={"name": "short", "password": "123"}).status_code == 400
+    assert client.post("/api/users", headers=roles["editor"], json={"name": "z", "password": PASSWORD}).status_code == 403
+    user_id = made.get_json()["user"]["id"]
+    changed = client.patch(f"/api/users/{user_id}", headers=admin, json={"role": "learner", "tiers": ["canonical"]})
+    assert changed.get_json()["user"]["tiers"] == ["canonical"]
+    assert client.patch(f"/api/users/{user_id}", headers=admin, json={"tiers": ["secret"]}).status_code == 400
+    token = client.post(f"/api/users/{user_id}/tokens", headers=admin, json={"expires_days": 1}).get_json()
+    me = client.get("/api/me", headers={"Authorization": f"Bearer {token['token']}"}).get_json()
+    assert me["user"]["name"] == "rivka" and me["user"]["role"] == "learner"
+
+
+def test_limits_answer_429_with_retry_after_and_hold_across_processes(tmp_path, backend):
+    config = {"TESTING": True, "LIMIT_QUERIES_PER_MINUTE": 2, "HISTORY_DB": str(tmp_path / "shared.sqlite3")}
+    first = library_app(config, tmp_path / "lib", backend=backend)
+    second = library_app(config, tmp_path / "lib2", backend=backend)  # another worker on the same history
+    learner = make_user(first, "learner", "learner")
+    assert ask(first.test_client(), learner).status_code == 200
+    assert ask(second.test_client(), learner).status_code == 200
+    over = ask(first.test_client(), learner)
+    assert over.status_code == 429 and 1 <= int(over.headers["Retry-After"]) <= 60
+    assert "minute" in over.get_json()["error"]
+
+
+def test_sign_in_attempts_are_limited_per_address(app, roles):
+    client = app.test_client()
+    codes = [client.post("/api/session", json={"name": "learner", "password": "nope nope nope"}).status_code
+             for _ in range(11)]
+    assert codes[:10] == [401] * 10 and codes[10] == 429

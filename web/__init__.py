@@ -8,5 +8,7 @@ shaping.py     the pipeline's records as the API's JSON, and the answer logged w
 errors.py      ApiError and the one way an error becomes a response; CSP and security headers
 services.py    what views read from the app: the loaded services and the history
 guard.py       the Host check and the refusal of cross-site writes
+auth.py        who is asking: personal owner, bearer token or session cookie (with CSRF); 401 and 403
+accounts.py    /api/session, /api/me, /api/users
 server.py      `flask --app app serve`: waitress, which holds slow clients without a thread
 """

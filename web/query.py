@@ -11,7 +11,7 @@ from flask import Blueprint, Response, current_app, request, stream_with_context
 from accounts.limits import check_query
 from accounts.roles import ASK
 from storage import provider_state
-from web.auth import accounts, require
+from web.auth import accounts, require, shared
 from web.errors import ApiError
 from web.services import kept_history, loader, services
 from web.shaping import evidence_json, logged, question_json, sse
@@ -37,7 +37,8 @@ def health():
             return {"status": "error", "error": "the library's database cannot be reached", "database": state}, 503
         described = live.pipeline.describe()
         library = {**described["library"], **live.info.get("library", {}), **(live.store.stats() if live.store else {})}
-        return {"status": "ok", **described, **live.info, "library": library,
+        return {"status": "ok", "access": "shared" if shared() else "personal", **described, **live.info,
+                "library": library,
                 "providers": shared_providers(described["providers"]),
                 **({"database": state} if database is not None else {})}
     if loading.error:

@@ -73,6 +73,8 @@ def query_arguments(pipeline) -> dict:
         raise ApiError('The body is not JSON. Send Content-Type: application/json and {"question": "..."}.')
     args = validate_query(body, sorted(pipeline.generator.writers))
     check_model(pipeline.generator, args["provider"], args["model"])
+    if args["language"] is None and who.profile.get("answer_language"):
+        args["language"] = who.profile["answer_language"]  # the reader's profile chooses when the request does not
     if who.id is not None:
         hosted = (args["provider"] or pipeline.generator.default) != "offline"
         check_query(accounts(), current_app.config, who.id, request.remote_addr or "", hosted)

@@ -153,6 +153,9 @@ def test_sign_in_sets_a_session_whose_changes_need_the_csrf_token(app, roles):
     profile = client.patch("/api/me", json={"community": "Sephardi", "poskim": ["Kaf HaChaim"]},
                            headers={"X-CSRF-Token": csrf}).get_json()["user"]
     assert profile["community"] == "Sephardi" and profile["poskim"] == ["Kaf HaChaim"]
+    client.patch("/api/me", json={"answer_language": "he"}, headers={"X-CSRF-Token": csrf})
+    answer = client.post("/api/query", json={"question": KETTLE}, headers={"X-CSRF-Token": csrf}).get_json()
+    assert answer["language"] == "he"  # the profile's answer language, when the question names none
     assert client.delete("/api/session", headers={"X-CSRF-Token": csrf}).status_code == 200
     assert client.get("/api/me").status_code == 401
 

@@ -1,6 +1,8 @@
 // The history sidebar: past answers from GET /api/history, searched as you type (debounced), each opened with
 // GET /api/history/<id>; and the feedback buttons under every answer (POST /api/history/<id>/feedback).
 // Server strings are set as text. Does not: render an answer (app.js is given the entry to show).
+import { readJson, request, sendJson } from "./api.js";
+
 const list = document.getElementById("history-list");
 const search = document.getElementById("history-search");
 const statusLine = document.getElementById("history-status");
@@ -10,14 +12,6 @@ let onOpen = () => {};
 let searchTimer = null;
 let latestRequest = 0;
 let summary = "";  // what the list shows, said again after an entry is opened
-
-async function readJson(response) {
-  try {
-    return await response.json();
-  } catch (err) {
-    return { error: `The server answered ${response.status}.` };
-  }
-}
 
 // A date for people: unix seconds, milliseconds or ISO text.
 function when(value) {
@@ -54,17 +48,17 @@ function entryItem(entry) {
 
 // Fetch the list for the search box's text and show it.
 export async function refreshHistory() {
-  const request = ++latestRequest;  // answers of older searches that arrive late are dropped
+  const asked = ++latestRequest;  // answers of older searches that arrive late are dropped
   const query = encodeURIComponent(search.value.trim());
   let response;
   try {
-    response = await fetch(`/api/history?limit=${PAGE}&q=${query}`);
+    response = await request(`/api/history?limit=${PAGE}&q=${query}`);
   } catch (err) {
     statusLine.textContent = "History cannot be reached.";
     return;
   }
   const data = await readJson(response);
-  if (request !== latestRequest) return;
+  if (asked !== latestRequest) return;
   if (!response.ok) {
     statusLine.textContent = response.status === 404 ? "History is not available on this server." : data.error;
     return;
@@ -78,7 +72,7 @@ export async function refreshHistory() {
 
 async function openEntry(id) {
   statusLine.textContent = "Opening…";
-  const response = await fetch(`/api/history/${encodeURIComponent(id)}`);
+  const response = await request(`/api/history/${encodeURIComponent(id)}`);
   const data = await readJson(response);
   if (!response.ok) {
     statusLine.textContent = data.error;
@@ -137,9 +131,7 @@ export function feedbackRow(id) {
       if (comment.value.trim()) body.comment = comment.value.trim();
       let response;
       try {
-        response = await fetch(`/api/history/${encodeURIComponent(id)}/feedback`, {
-          method: "POST", headers: { "Content-Type": "application/json", "X-Evidenz-Client": "page" }, body: JSON.stringify(body),
-        });
+        response = await sendJson(`/api/history/${encodeURIComponent(id)}/feedback`, "POST", body);
       } catch (err) {
         confirmation.textContent = "The server cannot be reached; try again.";
         confirmation.classList.add("error");

@@ -1,6 +1,8 @@
 // The book manager: upload files with a progress bar, follow their ingest jobs, list, re-index and remove documents.
-// As in app.js, every string from the server is inserted as text, never as HTML.
-"use strict";
+// As in app.js, every string from the server is inserted as text, never as HTML. Remove and Re-index are shown
+// only to readers whose role may (account.js); the upload form is hidden from the others.
+import { may } from "./account.js";
+import { changeHeaders, readJson, request } from "./api.js";
 
 const panel = document.getElementById("library-panel");
 const uploadForm = document.getElementById("upload");
@@ -19,16 +21,12 @@ function say(text, isError = false) {
   uploadStatus.classList.toggle("error", isError);
 }
 
-async function readJson(response) {
-  try { return await response.json(); } catch (err) { return { error: `The server answered ${response.status}.` }; }
-}
-
 async function refreshDocuments() {
   document.dispatchEvent(new Event("library-changed"));
   const query = encodeURIComponent(docSearch.value.trim());
   const [docs, stats] = await Promise.all([
-    fetch(`/api/documents?limit=100&q=${query}`).then(readJson),
-    fetch("/api/stats").then(readJson),
+    request(`/api/documents?limit=100&q=${query}`).then(readJson),
+    request("/api/stats").then(readJson),
   ]);
   if (stats.documents !== undefined) {
     statsLine.textContent = `· ${stats.documents.toLocaleString()} documents · ${stats.chunks.toLocaleString()} passages`;
@@ -54,8 +52,8 @@ function documentRow(doc) {
     row.appendChild(cell);
   }
   const actions = document.createElement("td");
-  if (doc.filename) actions.appendChild(button("Re-index", "reindex", () => reindex(doc)));
-  actions.appendChild(button("Remove", "remove", () => remove(doc)));
+  if (doc.filename && may("reindex")) actions.appendChild(button("Re-index", "reindex", () => reindex(doc)));
+  if (may("remove")) actions.appendChild(button("Remove", "remove", () => remove(doc)));
   row.appendChild(actions);
   return row;
 }
@@ -71,14 +69,14 @@ function button(label, className, onClick) {
 
 async function remove(doc) {
   if (!window.confirm(`Remove “${doc.title}” and its ${doc.chunk_count} passages from the library?`)) return;
-  const response = await fetch(`/api/documents/${encodeURIComponent(doc.id)}`, { method: "DELETE", headers: { "X-Evidenz-Client": "page" } });
+  const response = await request(`/api/documents/${encodeURIComponent(doc.id)}`, { method: "DELETE" });
   const data = await readJson(response);
   say(response.ok ? `Removed “${doc.title}” (${data.chunks_removed} passages).` : data.error, !response.ok);
   refreshDocuments();
 }
 
 async function reindex(doc) {
-  const response = await fetch(`/api/documents/${encodeURIComponent(doc.id)}/reindex`, { method: "POST", headers: { "X-Evidenz-Client": "page" } });
+  const response = await request(`/api/documents/${encodeURIComponent(doc.id)}/reindex`, { method: "POST" });
   const data = await readJson(response);
   if (!response.ok) { say(data.error, true); return; }
   followJob(data, `Re-indexing “${doc.title}”`);
@@ -87,19 +85,20 @@ async function reindex(doc) {
 // Upload with XMLHttpRequest: fetch cannot report upload progress.
 function upload(formData) {
   return new Promise((resolve) => {
-    const request = new XMLHttpRequest();
-    request.open("POST", "/api/documents");
-    request.setRequestHeader("X-Evidenz-Client", "page");
-    request.upload.onprogress = (event) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", "/api/documents");
+    for (const [name, value] of Object.entries(changeHeaders())) xhr.setRequestHeader(name, value);
+    xhr.upload.onprogress = (event) => {
       if (event.lengthComputable) progressBar.value = Math.round((50 * event.loaded) / event.total);
     };
-    request.onload = () => {
+    xhr.onload = () => {
       let data;
-      try { data = JSON.parse(request.responseText); } catch (err) { data = { error: `The server answered ${request.status}.` }; }
-      resolve({ ok: request.status === 202, data });
+      try { data = JSON.parse(xhr.responseText); } catch (err) { data = { error: `The server answered ${xhr.status}.` }; }
+      if (xhr.status === 401) document.dispatchEvent(new Event("signed-out"));  // as api.js's request does
+      resolve({ ok: xhr.status === 202, data });
     };
-    request.onerror = () => resolve({ ok: false, data: { error: "The server cannot be reached." } });
-    request.send(formData);
+    xhr.onerror = () => resolve({ ok: false, data: { error: "The server cannot be reached." } });
+    xhr.send(formData);
   });
 }
 
@@ -117,7 +116,7 @@ async function followJob(job, label) {
     if (job.status === "failed") { say(`${label}: ${job.error}`, true); break; }
     say(`${label}: ${STAGES[job.stage] || job.stage}${job.total ? ` (${job.done}/${job.total})` : ""}…`);
     await new Promise((r) => setTimeout(r, 700));
-    const response = await fetch(job.url);
+    const response = await request(job.url);
     job = await readJson(response);
     if (!response.ok) { say(job.error, true); break; }
   }

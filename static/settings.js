@@ -1,5 +1,7 @@
-// The settings panel: provider, model, number of sources and answer language, kept in localStorage and
-// sent with every question. The choices come from /api/health ("providers", "languages").
+// The settings panel: provider, model, number of sources and answer language, and the mode beside the question
+// box (practical, deep research, posek view), kept in localStorage and sent with every question. The choices
+// come from /api/health ("providers", "languages"); an answer language left to "auto" is the profile's when it
+// names one (account.js calls setProfileLanguage).
 // Does not: check the values beyond the form's own limits; the server validates and says what is wrong.
 const KEY = "evidenz.settings";
 const FALLBACK_LANGUAGES = ["en", "he"];
@@ -11,6 +13,9 @@ const modelInput = document.getElementById("setting-model");
 const topKInput = document.getElementById("setting-top-k");
 const languageSelect = document.getElementById("setting-language");
 const summary = document.getElementById("settings-summary");
+const modeSelect = document.getElementById("mode");
+const MODES = ["practical", "deep", "posek"];
+let profileLanguage = null;
 
 function saved() {
   try {
@@ -34,18 +39,24 @@ export function querySettings() {
   if (modelInput.value.trim()) settings.model = modelInput.value.trim();
   const topK = Number(topKInput.value);
   if (topKInput.value && Number.isInteger(topK) && topK >= 1 && topK <= 20) settings.top_k = topK;
-  settings.language = languageSelect.value || "auto";
+  const language = languageSelect.value || "auto";
+  settings.language = language === "auto" && profileLanguage ? profileLanguage : language;
+  settings.mode = modeSelect.value;
   return settings;
 }
 
 function current() {
   return { provider: providerSelect.value, model: modelInput.value.trim(), top_k: topKInput.value,
-           language: languageSelect.value };
+           language: languageSelect.value, mode: modeSelect.value };
+}
+
+function autoLabel() {
+  return profileLanguage ? `your profile's (${LANGUAGE_NAMES[profileLanguage] || profileLanguage})` : "same as the question";
 }
 
 function showSummary(value) {
   const parts = [value.provider || "default writer", value.model, value.top_k ? `${value.top_k} sources` : "",
-                 value.language === "auto" ? "" : value.language].filter(Boolean);
+                 value.language === "auto" ? profileLanguage : value.language].filter(Boolean);
   summary.textContent = `· ${parts.join(" · ")}`;
 }
 
@@ -70,15 +81,24 @@ export function applyHealth(health) {
   providerSelect.value = names.includes(stored.provider) ? stored.provider : "";
   const languages = health.languages && health.languages.length ? health.languages : FALLBACK_LANGUAGES;
   languageSelect.textContent = "";
-  languageSelect.appendChild(option("auto", "same as the question"));
+  languageSelect.appendChild(option("auto", autoLabel()));
   for (const code of languages) languageSelect.appendChild(option(code, LANGUAGE_NAMES[code] || code));
   languageSelect.value = languages.includes(stored.language) ? stored.language : "auto";
   modelInput.value = stored.model || "";
   topKInput.value = stored.top_k || "";
+  modeSelect.value = MODES.includes(stored.mode) ? stored.mode : "practical";
   showSummary(current());  // not saved: a provider missing from this server stays chosen for when it is back
 }
 
+// The answer language of the reader's profile ("auto" or null: none), used where the settings say "auto".
+export function setProfileLanguage(code) {
+  profileLanguage = code && code !== "auto" ? code : null;
+  languageSelect.options[0].textContent = autoLabel();
+  showSummary(current());
+}
+
 form.addEventListener("change", save);
+modeSelect.addEventListener("change", save);
 form.addEventListener("input", save);
 form.addEventListener("submit", (event) => event.preventDefault());
 applyHealth({});  // usable before /api/health answers

@@ -1,6 +1,8 @@
 // Questions to the server: POST /api/query/stream read as server-sent events with fetch and a ReadableStream
 // (EventSource cannot POST), or POST /api/query where the stream endpoint does not exist (404).
 // Does not: render anything; it calls the handlers of the caller with each event's name and parsed data.
+import { request as send } from "./api.js";
+
 const EVENT_END = /\r\n\r\n|\n\n|\r\r/;
 
 // One "event: NAME\ndata: JSON" block as [name, data], or null for a comment or an unreadable block.
@@ -55,10 +57,10 @@ async function errorOf(response) {
 // Ask body.question; onEvent gets meta, sources, delta, answer, done and error events in order. A server without
 // the stream endpoint answers as one "answer" event. Rejects with an AbortError when signal aborts.
 export async function ask(body, onEvent, signal) {
-  const request = { method: "POST", headers: { "Content-Type": "application/json", "X-Evidenz-Client": "page" }, body: JSON.stringify(body), signal };
-  let response = await fetch("/api/query/stream", request);
+  const request = { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), signal };
+  let response = await send("/api/query/stream", request);
   if (response.status === 404) {
-    response = await fetch("/api/query", request);
+    response = await send("/api/query", request);
     if (!response.ok) return onEvent("error", { error: await errorOf(response) });
     const data = await response.json();
     onEvent("answer", data);

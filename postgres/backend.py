@@ -1,16 +1,20 @@
 """Which backend a configuration names: PostgreSQL when DATABASE_URL is set, else the embedded files.
 
-`open_library` and `open_history` are what the app, the CLI and evaluation call, so none of them knows which
-backend it uses. A process keeps one connection pool per database and schema.
+`open_library`, `open_relations` and `open_history` are what the app, the CLI and evaluation call, so none of them
+knows which backend it uses. A process keeps one connection pool per database and schema.
 Does not: build the pipeline (app.py), or define either backend.
 """
 import threading
 from pathlib import Path
 
-from postgres.database import Database
+from postgres import schema
+from postgres.database import Database, require_current
 from postgres.library import PgLibrary
-from search.library import Library
+from postgres.relations import PgRelations
+from search.library import REBUILD_HINT, STORE_FILE, Library, LibraryError
 from storage.history import History
+from storage.relations import Relations
+from storage.store import Store
 
 _pools: dict[tuple[str, str], Database] = {}
 _lock = threading.Lock()
@@ -35,6 +39,18 @@ def open_library(config, embedder, create: bool = False):
     if uses_postgres(config):
         return PgLibrary.open(database(config), embedder, create_schema=create)
     return Library.open(Path(config["LIBRARY_DIR"]), embedder, create=create)
+
+
+def open_relations(config):
+    """The configured library's relations between passages, without loading its indexes or an embedder."""
+    if uses_postgres(config):
+        db = database(config)
+        require_current(db, len(schema.MIGRATIONS))
+        return PgRelations(db)
+    path = Path(config["LIBRARY_DIR"]) / STORE_FILE
+    if not path.exists():
+        raise LibraryError(f"no library in {config['LIBRARY_DIR']}/; {REBUILD_HINT}, or set FLASK_LIBRARY_DIR")
+    return Relations(Store(path))
 
 
 def open_history(config, path: Path | None = None):

@@ -7,6 +7,7 @@ The PostgreSQL backend answers the same questions in SQL (postgres/search.py), w
 Does not: change a library (search/library.py builds each next view) or fuse scores (retrieval.py).
 """
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import faiss
 import numpy as np
@@ -120,6 +121,18 @@ class View:
 
     def chunks_of(self, keys: np.ndarray) -> list[Chunk]:
         return [self.chunks[k] for k in keys]
+
+    @cached_property
+    def _by_passage(self) -> dict[str, list[int]]:
+        """Chunk positions by passage key (Chunk.key), made the first time a relation asks."""
+        found: dict[str, list[int]] = {}
+        for position, chunk in enumerate(self.chunks):
+            found.setdefault(chunk.key, []).append(position)
+        return found
+
+    def by_keys(self, keys) -> list[tuple[int, str]]:
+        """(position, passage key) of every chunk of the passages named (a long seif is several), in view order."""
+        return sorted((p, key) for key in dict.fromkeys(keys) for p in self._by_passage.get(key, ()))
 
     def neighbours(self, key: int) -> tuple[Chunk | None, Chunk | None]:
         """The chunks before and after a chunk in its document (None at either end)."""

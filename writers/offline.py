@@ -10,7 +10,9 @@ from the question. Either way it declines when the question names something (a c
 that no passage mentions. A chosen sentence that opens with a pronoun brings its passage's first sentence along,
 so the answer says who "he" is. When the sentences come from several units with canonical references (a ruling
 and its gloss, two authorities), each is listed under its own reference (its Hebrew label in a Hebrew answer), so
-opinions are never merged. A calculation question goes to calculation.py first.
+opinions are never merged. When a relation opposes two passages of the evidence (a gloss that argues with its
+ruling: search/related.py), the answer ends with both opinions, each passage's sentence under its own reference,
+after the lead-in "The sources disagree:". A calculation question goes to calculation.py first.
 Does not: paraphrase, translate (its sentences keep the passages' language) or merge facts.
 """
 import re
@@ -26,7 +28,7 @@ from models import Draft, Hit, WriteRequest
 from search.embedders import settings
 from writers.calculation import calculate
 from writers.judge import pair_text
-from writers.prompt import decline_text, found_text, passage_label
+from writers.prompt import OPINIONS, decline_text, found_text, opposing_pairs, passage_label
 from writers.sentences import about, all_named, anchors, candidates, cite, fits
 
 SENTENCES_PER_TYPE = {"factual_lookup": 2, "explanation": 4, "reasoning": 4, "calculation": 3}
@@ -45,6 +47,7 @@ class Choice:
     answerability: float | None = None  # the judge's best probability; None without a judge
     computation: str = ""  # a calculation's arithmetic line, after the cited figures
     missing: tuple[str, ...] = ()  # a calculation's figures that no passage gives
+    best: dict[int, str] = field(default_factory=dict)  # each passage's best sentence by the cheap score
 
 
 def glosses(a: Hit, b: Hit) -> bool:
@@ -57,6 +60,34 @@ def opinions(chosen: list[tuple[int, str]], hits: list[Hit]) -> bool:
     """Whether the answer draws on more than one unit with a canonical reference (a ruling and its gloss, two
     seifim, two works): then each is presented under its own reference instead of being run together."""
     return len({hits[n - 1].chunk.ref for n, _ in chosen if hits[n - 1].chunk.ref}) > 1
+
+
+def listed(said: list[tuple[int, str]], hits: list[Hit], language: str) -> list[str]:
+    """Cited sentences each under its passage's reference (its Hebrew label in a Hebrew answer, which reads right
+    to left), a reference said once for the sentences that follow it: never merged into one statement."""
+    pieces, current = [], None
+    for n, sentence in said:
+        hit = hits[n - 1]
+        label = (language == "he" and hebrew_label(hit.chunk.ref)) or passage_label(hit)
+        if label != current:
+            pieces.append(f"{'' if not pieces else chr(10) * 2}{label}:\n")
+            current = label
+        else:
+            pieces.append("\n")
+        pieces.append(f"- {cite(sentence, n)}")
+    return pieces
+
+
+def opposed(choice: Choice, hits: list[Hit]) -> list[tuple[int, str]]:
+    """The opinions of passages a relation opposes (prompt.opposing_pairs), in the pairs' order: each passage's
+    chosen sentences, else its best one; a pair counts when both of its passages have one."""
+    said: list[tuple[int, str]] = []
+    for pair in opposing_pairs(hits):
+        own = {n: [(m, s) for m, s in choice.answer if m == n] or ([(n, choice.best[n])] if n in choice.best else [])
+               for n in pair}
+        if all(own.values()):
+            said += [item for n in pair for item in own[n] if item not in said]
+    return said
 
 
 class ExtractiveWriter:
@@ -107,19 +138,15 @@ class ExtractiveWriter:
             found = [f" {found_text(request.language)} "] if choice.found else []
             return [decline_text(request.language), *found,
                     " ".join(cite(s, n) for n, s in choice.found)], choice
-        if not (opinions(choice.answer, request.hits) or request.halachic):
-            return [("" if i == 0 else " ") + cite(s, n) for i, (n, s) in enumerate(choice.answer)], choice
-        # each opinion under its own reference, never merged into one statement
-        pieces, current = [], None
-        for n, sentence in choice.answer:
-            hit = request.hits[n - 1]  # a Hebrew answer names its sources in Hebrew, so it reads right to left
-            label = (request.language == "he" and hebrew_label(hit.chunk.ref)) or passage_label(hit)
-            if label != current:
-                pieces.append(f"{'' if not pieces else chr(10) * 2}{label}:\n")
-                current = label
-            else:
-                pieces.append("\n")
-            pieces.append(f"- {cite(sentence, n)}")
+        said = opposed(choice, request.hits)  # two passages a relation opposes: both opinions, each under its ref
+        answer = [(n, s) for n, s in choice.answer if n not in {m for m, _ in said}] if said else choice.answer
+        if not (opinions(answer, request.hits) or request.halachic):
+            pieces = [("" if i == 0 else " ") + cite(s, n) for i, (n, s) in enumerate(answer)]
+        else:
+            pieces = listed(answer, request.hits, request.language)
+        if said:
+            lead = OPINIONS.get(request.language, OPINIONS["en"])
+            pieces += [f"{chr(10) * 2 if pieces else ''}{lead}\n\n", *listed(said, request.hits, request.language)]
         return pieces, choice
 
     def scores(self, question: str, query_type: str, hits: list[Hit]) -> tuple[list[tuple[int, int, str]], np.ndarray, np.ndarray]:
@@ -148,8 +175,16 @@ class ExtractiveWriter:
 
     def choose(self, question: str, query_type: str, hits: list[Hit]) -> Choice:
         """The sentences that answer the question (the answering one first with a judge, else in reading order),
-        or, when none does, the one most about it as what the passages do say."""
+        or, when none does, the one most about it as what the passages do say; and each passage's best sentence."""
         sentences, similarity, score = self.scores(question, query_type, hits)
+        choice = self.pick(question, query_type, hits, sentences, similarity, score)
+        for i in np.argsort(-score, kind="stable"):
+            choice.best.setdefault(sentences[i][0], sentences[i][2])
+        return choice
+
+    def pick(self, question: str, query_type: str, hits: list[Hit], sentences: list, similarity: np.ndarray,
+             score: np.ndarray) -> Choice:
+        """choose's choice of the scored sentences."""
         if not sentences:
             return Choice()
         calculated = calculate(

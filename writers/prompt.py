@@ -8,7 +8,7 @@ Does not: call a model (the writers do) or check what a model wrote (generator.p
 """
 import re
 
-from models import Hit, WriteRequest
+from models import OPPOSING, Hit, WriteRequest
 
 CANNOT_ANSWER = "The provided sources do not answer this question."
 # The fixed sentences an answer may consist of, in the languages the library is used in; others get English.
@@ -54,6 +54,10 @@ ANSWER_STYLES = {
 # A question of religious law: Evidenz teaches what the sources say and never rules (question/halacha.py).
 HALACHIC_STYLE = ("This is a question of religious law: set out what each cited source says, each opinion in its own "
                   "sentence under its own reference, and never rule in your own voice (no \"you may\", \"you must\").")
+
+# Two passages a relation opposes (search/related.py): the lead-in of the answer's part that gives both.
+OPINIONS = {"en": "The sources disagree:", "he": "המקורות חלוקים:"}
+KIND_WORDS = {"argues_with": "argues with", "minhag_override": "records a custom that overrides"}
 
 DELIMITER_RE = re.compile(r"</?\s*evidence\s*>", re.I)  # a passage must not open or close the evidence block
 
@@ -102,11 +106,43 @@ def format_evidence(hits: list[Hit]) -> str:
     return "<evidence>\n" + "\n\n".join(blocks) + "\n</evidence>"
 
 
+def opposing_pairs(hits: list[Hit]) -> list[tuple[int, int]]:
+    """The passage numbers (from 1) of each two passages that a relation opposes (argues_with, minhag_override),
+    each pair in the order of the passages (the reader's community's opinion comes first: search/related.py)."""
+    numbers: dict[str, int] = {}
+    for n, hit in enumerate(hits, start=1):
+        numbers.setdefault(hit.chunk.key, n)
+    pairs = []
+    for n, hit in enumerate(hits, start=1):
+        other = numbers.get(hit.relation["passage"]) if hit.relation and hit.relation["kind"] in OPPOSING else None
+        if other and other != n and (pair := (min(n, other), max(n, other))) not in pairs:
+            pairs.append(pair)
+    return pairs
+
+
+def opinions_text(hits: list[Hit]) -> str:
+    """For the model: which passages oppose which, and that both opinions are given under their references."""
+    said = []
+    for pair in opposing_pairs(hits):
+        # the pair's relation is on one of them at least: the passage it points from is named first
+        x, y = pair if (hits[pair[0] - 1].relation or {}).get("passage") == hits[pair[1] - 1].chunk.key else pair[::-1]
+        n, m = (x, y) if hits[x - 1].relation["direction"] == "to" else (y, x)
+        kind = KIND_WORDS.get(hits[x - 1].relation["kind"], "argues with")
+        said.append(f"[{n}] ({as_data(passage_label(hits[n - 1]), line=True)}) {kind} "
+                    f"[{m}] ({as_data(passage_label(hits[m - 1]), line=True)})")
+    if not said:
+        return ""
+    return (f"\nOpinions: {'; '.join(said)}. Give each of these opinions in its own sentence under its own reference, "
+            "citing its own passage, the lower passage number first; do not merge them or choose between them.")
+
+
 def task_text(request: WriteRequest) -> str:
-    """The request without the evidence: type, style, language and question (Claude gets the evidence as blocks)."""
+    """The request without the evidence: type, style, language, opposing opinions and question (Claude gets the
+    evidence as blocks)."""
     language = LANGUAGE_NAMES.get(request.language, request.language or "the language of the question")
     style = ANSWER_STYLES[request.query_type] + (f" {HALACHIC_STYLE}" if request.halachic else "")
-    return f"Question type: {request.query_type}\nAnswer style: {style}\nAnswer language: {language}\nQuestion: {request.question}"
+    return (f"Question type: {request.query_type}\nAnswer style: {style}\nAnswer language: {language}"
+            f"{opinions_text(request.hits)}\nQuestion: {request.question}")
 
 
 def build_prompt(request: WriteRequest) -> tuple[str, str]:

@@ -197,7 +197,7 @@ class Verifier:
 
         A claim stands when one of its citations is valid, quoted truly and supporting; a computation stands when
         it is right and its figures are in the claims that stand or in the question (arithmetic.py); a structural
-        line stands when a claim after it (before the next structural line) stands.
+        line stands when a claim after it (before the next structural line, past those right after it) stands.
         """
         checks = self.check(claims, hits)
         holds = [any(c.supported for c in checks if c.claim == i) for i in range(len(claims))]
@@ -205,9 +205,10 @@ class Verifier:
         holds = [h or (c.derived and arithmetic_holds(c.plain, given)) for c, h in zip(claims, holds)]
         keep = list(holds)
         for i in reversed(range(len(claims))):
-            if claims[i].structural:
-                following = next((j for j in range(i + 1, len(claims)) if claims[j].structural), len(claims))
-                keep[i] = any(holds[i + 1:following])
+            if claims[i].structural:  # a run of them ("## Two opinions" above "The ruling:") leads what its last does
+                under = next((j for j in range(i + 1, len(claims)) if not claims[j].structural), len(claims))
+                following = next((j for j in range(under, len(claims)) if claims[j].structural), len(claims))
+                keep[i] = any(holds[under:following])
         kept = [c for c, k in zip(claims, keep) if k]
         removed = [c.plain for c, k in zip(claims, keep) if not k and not c.structural and c.plain]
         index = {id(c): j for j, c in enumerate(kept)}

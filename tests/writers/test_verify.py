@@ -109,3 +109,10 @@ def test_native_statements_are_checked_like_text(hits):
 def test_claims_of_places_markers_before_the_final_punctuation():
     [claim] = claims_of([Statement("Water may be heated?", [2, 1, 2])])
     assert claim.text == "Water may be heated [2][1]?" and claim.cited == [2, 1]
+
+
+def test_a_lead_in_above_a_reference_stands_with_the_claims_under_the_reference(hits):
+    answer = "The sources disagree:\nAlexander Fleming:\n- He discovered penicillin in 1928 [1].\n\nMoon:\n- Cheese [1]."
+    kept, _, removed = Verifier(FakeEmbedder(), threshold=0.5).verify(split_claims(answer), hits)
+    assert render(kept) == "The sources disagree:\nAlexander Fleming:\n- He discovered penicillin in 1928 [1]."
+    assert removed == ["Cheese."]

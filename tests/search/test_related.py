@@ -1,0 +1,99 @@
+"""Related passages join the evidence, on each backend: a ruling found brings in the gloss that argues with it, the
+answer gives both opinions each under its own reference, and the reader's community decides which comes first; a
+passage of a hidden document never joins; the posek's mode follows every kind of relation.
+
+Real libraries, BM25, retrieval, offline writer and citation checks; the embedder and classifier are fakes."""
+import pytest
+
+from accounts.roles import Reader
+from builders import GLOSS, OTHER, SEIF, ruled_entry, ruled_library
+from conftest import FakeClassifier, FakeEmbedder
+from generator import Generator
+from pipeline import Pipeline
+from retrieval import Retriever
+from writers.offline import ExtractiveWriter
+from writers.prompt import OPINIONS
+from writers.verify import Verifier, split_claims
+
+QUESTION = "Some say baked bread is cooked again in a second vessel?"  # finds the seif first
+PRIVATE = "Private Notes 1:1"
+
+
+def reader(community=None, tiers=("canonical", "public")):
+    return Reader(1, "reader", "learner", frozenset(tiers), {"community": community})
+
+
+@pytest.fixture
+def library(backend):
+    private = ruled_entry("notes", [(PRIVATE, None, None, "A private note on bread in a second vessel.")],
+                          tier="private")
+    return ruled_library(backend, [ruled_entry(), private])
+
+
+def pipeline(library, label="explanation"):
+    writer = ExtractiveWriter(FakeEmbedder())
+    return Pipeline(FakeClassifier(label), Retriever(library, FakeEmbedder()),
+                    Generator({"offline": writer}, "offline", verifier=Verifier(FakeEmbedder(), 0.5)))
+
+
+def refs(result) -> list[str]:
+    return [h.chunk.ref for h in result.evidence.hits]
+
+
+def opinion_lines(answer: str) -> list[str]:
+    """The lines of the answer's opinions part: each reference, then its cited sentence."""
+    return [line for line in answer.split(OPINIONS["en"], 1)[1].splitlines() if line.strip()][:4]
+
+
+@pytest.mark.parametrize("community, first, second", [
+    (None, SEIF, GLOSS),  # the passage found first, its opponent after it
+    ("Sephardi", SEIF, GLOSS),
+    ("Ashkenazi", GLOSS, SEIF),  # the reader's community's opinion first
+])
+def test_an_argued_ruling_brings_its_gloss_and_the_answer_gives_both_under_their_refs(library, community, first,
+                                                                                     second):
+    library.relations.add(GLOSS, SEIF, "argues_with", 0.85, "the custom is strict")
+    plain = pipeline(library).ask(QUESTION, top_k=1, reader=reader(community))
+    assert refs(plain) == [first, second]
+    hits = plain.evidence.hits
+    assert {h.chunk.ref: h.relation["direction"] for h in hits} == {GLOSS: "to", SEIF: "from"}
+    assert {h.chunk.ref: h.relation["passage"] for h in hits} == {GLOSS: SEIF, SEIF: GLOSS}
+    assert all(h.relation["kind"] == "argues_with" and h.relation["confidence"] == 0.85 for h in hits)
+
+    answer = plain.answer
+    assert [c.ref for c in answer.citations] == [first, second] and all(c.verified for c in answer.citations)
+    lines = opinion_lines(answer.text)
+    assert lines[0] == f"{first}:" and lines[1].endswith("[1].")  # each opinion under its own ref, cited to it
+    assert lines[2] == f"{second}:" and lines[3].endswith("[2].")
+    assert not answer.removed_claims and all(c.cited for c in split_claims(answer.text) if not c.structural
+                                             and "rabbi" not in c.plain)
+
+
+def test_without_a_relation_the_gloss_is_not_brought_in(library):
+    result = pipeline(library).ask(QUESTION, top_k=1)
+    assert refs(result) == [SEIF] and result.evidence.hits[0].relation is None
+    assert OPINIONS["en"] not in result.answer.text
+
+
+def test_a_passage_of_a_document_hidden_from_the_reader_never_joins(library):
+    library.relations.add(PRIVATE, SEIF, "argues_with")
+    learner = pipeline(library).ask(QUESTION, top_k=1, reader=reader())
+    assert refs(learner) == [SEIF] and learner.evidence.hits[0].relation is None
+    admin = pipeline(library).ask(QUESTION, top_k=1, reader=reader(tiers=("canonical", "public", "private")))
+    assert refs(admin) == [SEIF, PRIVATE]
+
+
+def test_only_opposing_relations_join_but_the_posek_follows_every_kind(library):
+    library.relations.add(OTHER, SEIF, "contextualizes")
+    assert refs(pipeline(library).ask(QUESTION, top_k=1)) == [SEIF]
+    posek = pipeline(library).ask(QUESTION, top_k=1, mode="posek")
+    assert refs(posek) == [SEIF, OTHER] and posek.evidence.hits[1].relation["kind"] == "contextualizes"
+    assert OPINIONS["en"] not in posek.answer.text  # a context is no second opinion
+
+
+def test_when_both_opinions_were_found_the_reader_s_community_s_comes_first(library):
+    library.relations.add(GLOSS, SEIF, "minhag_override")
+    found = pipeline(library).ask(QUESTION, top_k=2, reader=reader())
+    assert refs(found)[:2] == [SEIF, GLOSS]
+    ashkenazi = pipeline(library).ask(QUESTION, top_k=2, reader=reader("Ashkenazi"))
+    assert refs(ashkenazi)[:2] == [GLOSS, SEIF] and len(ashkenazi.evidence.hits) == 2  # moved, not added

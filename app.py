@@ -26,6 +26,7 @@ from ingest.chunking import max_passage_chars
 from ingest.commands import commands as ingest_commands
 from ingest.jobs import Ingestor
 from ingest.records import Limits
+from ingest.relations import relations_commands
 from pipeline import Pipeline
 from postgres.backend import open_history, open_library, uses_postgres
 from postgres.commands import db_commands
@@ -44,6 +45,7 @@ from web.errors import register_error_handlers
 from web.guard import register_guard
 from web.history import bp as history_bp
 from web.query import bp as query_bp
+from web.relations import bp as relations_bp
 from web.server import serve
 
 # Models come from local folders only; a hub is never contacted unless the user says so.
@@ -237,8 +239,9 @@ def create_app(config=None, pipeline=None, library=None) -> Flask:
     os.register_at_fork(after_in_child=loader.start_ingestor)
 
     register_error_handlers(app)
-    for blueprint in (query_bp, documents_bp, history_bp, accounts_bp):
+    for blueprint in (query_bp, documents_bp, history_bp, accounts_bp, relations_bp):
         app.register_blueprint(blueprint)
-    for command in ingest_commands + evaluation_commands + [serve, load_command, db_commands, users_commands]:
+    for command in ingest_commands + evaluation_commands + [serve, load_command, db_commands, users_commands,
+                                                            relations_commands]:
         app.cli.add_command(command)
     return app

@@ -51,6 +51,11 @@ class Chunk:
                        era=self.era or doc.metadata.get("era"), tier=doc.tier or "public", authority_weight=weight)
 
     @property
+    def key(self) -> str:
+        """The passage key a relation names it by: its canonical reference, else its id."""
+        return self.ref or self.id
+
+    @property
     def heading(self) -> str:
         """Where the chunk sits, in words: its title and section labels ("Shulchan Arukh אורח חיים סימן שי״ח ...")."""
         return " ".join(filter(None, [self.title, *self.section_path]))
@@ -90,6 +95,21 @@ class DocumentInfo:
 
 
 @dataclass
+class Relation:
+    """How one passage relates to another, both named by passage key (Chunk.key): source {kind} target."""
+
+    id: int
+    source: str
+    target: str
+    kind: str  # one of RELATION_KINDS
+    confidence: float = 1.0  # 0 to 1: how sure whoever recorded it was
+    notes: str | None = None
+    created_by: int | None = None  # the user who recorded it (None: imported from a file, or the personal owner)
+    created_at: float = 0.0
+    updated_at: float = 0.0
+
+
+@dataclass
 class Job:
     """An ingest or re-index of one document, run in the background; its row survives a restart."""
 
@@ -122,6 +142,10 @@ class Hit:
     position: int = -1  # the chunk's position in the library view it came from
     context_before: str | None = None  # the previous chunk of the same document
     context_after: str | None = None
+    # a relation that brought this passage in, or another passage in beside it (search/related.py): its kind, id,
+    # confidence and notes, "passage" (the other passage's key) and "direction": "to" when this passage is the
+    # relation's source (this one argues with the other), "from" when it is the target
+    relation: dict | None = None
 
     @property
     def score(self) -> float:

@@ -14,11 +14,12 @@ from pathlib import Path
 from generator import Generator
 from hebrew.script import detect_language
 from hebrew.words import content_words, tokenize
-from models import Answer, Evidence, Hit, Question, Result, WriteRequest
+from models import OPPOSING, RELATION_KINDS, Answer, Evidence, Hit, Question, Result, WriteRequest
 from question.halacha import is_halachic
 from question.rewrite import rewrite
 from retrieval import RetrievalConfig, Retriever
 from search.embedders import settings
+from search.related import with_related
 from search.reranker import Reranker
 from writers.claude import ClaudeWriter
 from writers.gemini import GeminiWriter
@@ -65,7 +66,7 @@ class Pipeline:
         reranker = Reranker.load(config["RERANKER_MODEL"]) if config["RERANKER_MODEL"] else None
         alpha_he = config["ALPHA_HE"] if config["ALPHA_HE"] is not None else settings(embedder.name).alpha_he
         search = RetrievalConfig(config["ALPHA"], config["CANDIDATES"], config["RERANK_DEPTH"], config["TOP_K"],
-                                 float(alpha_he))
+                                 float(alpha_he), bool(config["COMMUNITY_BOOST"]))
         classifier = QueryClassifier.load(Path(config["CLASSIFIER_DIR"]))
         judge = AnswerabilityJudge.load(Path(config["JUDGE_DIR"])) if config["JUDGE_DIR"] else None
         writers = {"offline": ExtractiveWriter(embedder, judge=judge), **hosted_writers(config)}
@@ -147,12 +148,18 @@ class Pipeline:
             top_k = min(DEEP_MAX, 2 * top_k)
         store = getattr(self.retriever.library, "store", None)
         hidden = store.hidden_documents(reader) if store is not None and reader is not None else frozenset()
+        community = reader.community if reader is not None else None  # for the boosts, when they are on
         search = lambda q, k: self.retriever.search(q, k, policy["candidates"], stages, filters=filters,  # noqa: E731
-                                                    hidden=hidden)
+                                                    hidden=hidden, community=community)
         hits = search(standalone, top_k)
         followup = None
         if query_type == "reasoning" or mode == "deep":
             hits, followup = follow_up(standalone, hits, search)
+        relations = getattr(self.retriever.library, "relations", None)
+        if relations is not None:  # a passage argued with brings in its opponent (the posek's: every relation)
+            kinds = RELATION_KINDS if mode == "posek" else OPPOSING
+            hits = with_related(hits, self.retriever.library.current(), relations,
+                                self.retriever.scope(filters, hidden), kinds, reader.community if reader else None)
         timings["retrieve"] = lap(clock)
         evidence = Evidence(hits, self.retriever.reranker is not None, followup)
         yield "sources", evidence

@@ -4,7 +4,8 @@ fused = alpha * cosine + (1 - alpha) * bm25 / max(bm25), over the union of each 
 candidates; the best `rerank_depth` go to the cross-encoder when one is loaded, and the top k are
 returned with every stage's score. Without a cross-encoder the hybrid order stands. A question is searched
 in its own words and in the words the texts use for them (hebrew/glossary.py), so an English or everyday-Hebrew
-question finds a rabbinic text.
+question finds a rabbinic text. With community_boost on, the seeds' boosts are added to the fused scores of
+passages of the reader's community, of all communities ("General") and of canonical texts (authority_boost).
 """
 import time
 from dataclasses import dataclass
@@ -13,12 +14,14 @@ import numpy as np
 
 from hebrew.glossary import query_words, with_text_words
 from hebrew.script import HEBREW_LETTER
-from models import Hit
+from models import Chunk, Hit
 from search.embedders import UNCALIBRATED
 from search.reranker import Reranker
 from search.view import Scope, top
 
 MODES = ("bm25", "dense", "hybrid", "rerank")
+# The seeds' boosts, added to a candidate's fused score when COMMUNITY_BOOST is on (README, "Hebrew and Aramaic")
+SAME_COMMUNITY, GENERAL, CANONICAL = 0.15, 0.05, 0.10
 
 
 @dataclass
@@ -30,12 +33,23 @@ class RetrievalConfig:
     rerank_depth: int = 32  # fused candidates the cross-encoder re-scores
     top_k: int = 5  # passages returned
     alpha_he: float = UNCALIBRATED.alpha_he  # for queries in Hebrew (or Aramaic); chosen per embedder (embedders.py)
+    community_boost: bool = False  # add authority_boost to the fused scores (off: it lost on halacha-he, README)
 
 
 def fuse(dense: np.ndarray, bm25: np.ndarray, bm25_max: float, alpha: float) -> np.ndarray:
     """The design's linear fusion; BM25 is scaled by the best BM25 score of the query, so it lies in [0, 1]."""
     scaled = bm25 / bm25_max if bm25_max > 0 else np.zeros_like(bm25)
     return alpha * dense + (1 - alpha) * scaled
+
+
+def authority_boost(chunk: Chunk | None, community: str | None) -> float:
+    """What the seeds add to a passage's fused score for a reader of community (None: a reader without one):
+    its community's passages, passages for all communities ("General") and canonical ones count for more."""
+    if chunk is None:
+        return 0.0
+    return (SAME_COMMUNITY * (community is not None and chunk.community == community)
+            + GENERAL * (chunk.community == "General")
+            + CANONICAL * (chunk.tier == "canonical" or chunk.authority_weight > 0))
 
 
 class Retriever:
@@ -49,7 +63,8 @@ class Retriever:
         self.config = config or RetrievalConfig()
 
     def search(self, query: str, top_k: int | None = None, candidates: int | None = None, timings=None,
-               mode: str | None = None, filters: dict | None = None, hidden: frozenset[str] = frozenset()) -> list[Hit]:
+               mode: str | None = None, filters: dict | None = None, hidden: frozenset[str] = frozenset(),
+               community: str | None = None) -> list[Hit]:
         """Find the passages that best answer query.
 
         Args:
@@ -60,6 +75,7 @@ class Retriever:
             mode: "bm25", "dense", "hybrid" or "rerank" to rank by one stage (default: the full pipeline).
             filters: search only documents matching document_ids, language, work, tier, community.
             hidden: documents the reader may not see; no route of the search reaches them (applied before top-k).
+            community: the reader's community ("Ashkenazi", "Sephardi" ...), for the boosts when the config has them.
 
         Returns:
             Up to top_k hits, best first, each with its BM25, dense, fused and cross-encoder scores
@@ -101,10 +117,14 @@ class Retriever:
         dense = view.cosines(keys, query_vector) if mode != "bm25" else np.zeros(len(keys))
         bm25 = lexical.scores_of(keys) if lexical else np.zeros(len(keys))
         fused = fuse(dense, bm25, lexical.max if lexical else 0.0, cfg.alpha_he if hebrew else cfg.alpha)
+        found = None  # every candidate's chunk, read only when the boosts need them
+        if cfg.community_boost and mode in ("hybrid", "rerank") and len(keys):
+            found = view.chunks_of(keys)
+            fused = fused + np.array([authority_boost(chunk, community) for chunk in found])
         rank_by = {"bm25": bm25, "dense": dense}.get(mode, fused)
         depth = cfg.rerank_depth if mode == "rerank" else 0
         order = top(rank_by, max(top_k, depth))
-        chunks = view.chunks_of(keys[order])
+        chunks = view.chunks_of(keys[order]) if found is None else [found[i] for i in order]
         hits = [Hit(chunk.bounded(), float(bm25[i]), float(dense[i]), float(fused[i]), position=int(keys[i]))
                 for chunk, i in zip(chunks, order) if chunk is not None]  # None: removed since it was found
         lap("fusion")

@@ -11,6 +11,7 @@ import time
 from dataclasses import dataclass
 
 MINUTE, DAY = 60, 86_400
+clock = time.time  # the windows' clock (a test stops it)
 SIGN_INS_PER_MINUTE = 10
 
 SETTINGS = {  # setting: default
@@ -40,7 +41,7 @@ def count(store, key: str, most: int, length: int, what: str, amount: int = 1) -
     """Count amount more of key in its window; OverLimit when that passes most (0: no limit)."""
     if not most:
         return
-    start, left = _window(length, time.time())
+    start, left = _window(length, clock())
     if store.count_use(key, start, amount) > most:
         span = "minute" if length == MINUTE else "day"
         raise OverLimit(f"{what} ({most:,} a {span}). Try again in {left:,} seconds.", left)
@@ -67,7 +68,7 @@ def check_user_upload(store, config, user_id: int, size: int, queued: int) -> No
     most = int(config["LIMIT_UPLOAD_BYTES_PER_DAY"])
     if not most or not size:
         return
-    start, left = _window(DAY, time.time())
+    start, left = _window(DAY, clock())
     used = store.count_use(f"b:u:{user_id}", start, 0)
     if used + size > most:
         raise OverLimit(f"This upload would pass the {most / 2**20:,.0f} MB a user may upload in a day "

@@ -44,6 +44,9 @@ def train_classifier(data: Path, encoder: str | None, pooling: str, out: Path | 
 @click.option("--text-field", default=None, help="Ask each query's metadata.FIELD instead of its text (halacha-he: en).")
 @click.option("--judge-split", type=click.Choice(["train", "calibrate", "test"]), default=None,
               help="Only the questions whose article is in this split of the answerability judge's data.")
+@click.option("--community-boost/--no-community-boost", default=None,
+              help="Boost passages of the reader's community, General and canonical ones (default: COMMUNITY_BOOST).")
+@click.option("--community", default=None, help="The reader's community the boost favours, e.g. Ashkenazi or Sephardi.")
 @with_appcontext
 def eval_command(folder, **options):
     """Evaluate retrieval (and answers) on a BEIR-layout FOLDER; the last line is JSON."""

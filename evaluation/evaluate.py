@@ -118,12 +118,15 @@ def evaluate_declines(pipeline, queries: list[dict]) -> dict:
 
 def evaluate_set(config, folder: Path, mode=None, limit=None, seed=0, split="test", answers=False,
                  unanswerable=False, cache=Path("data/cache/eval"), corpus=None, library_dir=None, plain=False,
-                 text_field=None, judge_split=None) -> dict:
+                 text_field=None, judge_split=None, community_boost=None, community=None) -> dict:
     """What `flask --app app eval` prints: retrieval figures, and answer figures when asked (see the command's help).
 
     How often the answer-or-decline judgement is right is balanced accuracy: the mean of the share answered with
     the gold present and the share declined without it (the gold removed, or questions marked unanswerable).
+    community_boost overrides COMMUNITY_BOOST (None: the config's); community is the reader's every search is for.
     """
+    if community_boost is not None:
+        config = {**config, "COMMUNITY_BOOST": community_boost}
     corpus = corpus or folder / "corpus.jsonl"
     if not library_dir and not corpus.exists():
         raise ValueError(f"{folder}/ has no corpus.jsonl; name the corpus its qrels refer to with --corpus PATH")
@@ -149,6 +152,7 @@ def evaluate_set(config, folder: Path, mode=None, limit=None, seed=0, split="tes
             raise ValueError("--plain measures the embedded baseline; unset DATABASE_URL to run it")
         searched = in_postgres(config, searched)
     pipeline = eval_pipeline(config, searched, embedder, plain)
+    pipeline.retriever.community = community
     result = {"queries": len(answerable), **evaluate_retrieval(pipeline.retriever, answerable, qrels, mode)}
     if answers or unanswerable:
         result.update(evaluate_answers(pipeline, answerable, qrels, unanswerable=False))
@@ -165,6 +169,7 @@ def evaluate_set(config, folder: Path, mode=None, limit=None, seed=0, split="tes
         "judge_split": judge_split, "embedding_model": config["EMBEDDING_MODEL"],
         "reranker": config["RERANKER_MODEL"] or None, "alpha": config["ALPHA"],
         "alpha_he": pipeline.retriever.config.alpha_he, "candidates": config["CANDIDATES"],
+        "community_boost": pipeline.retriever.config.community_boost, "community": community,
         "rerank_depth": config["RERANK_DEPTH"], "max_chars": config["MAX_CHARS"], "overlap": config["OVERLAP_CHARS"],
         "generator": pipeline.generator.default if answers or unanswerable else None,
         "judge": config["JUDGE_DIR"] or None, "backend": "postgres" if uses_postgres(config) else "embedded",

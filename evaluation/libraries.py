@@ -5,7 +5,8 @@ configuration, so a second run starts at once; a book (the Shulchan Arukh's json
 would. A cache is built in a staging folder and renamed into place when complete, so a run killed mid-build
 never leaves a library that opens but holds nothing. BM25-only runs embed nothing (NoVectors).
 EvalRetriever is the pipeline's retriever with what only evaluation asks of it: documents left out (each
-question's gold, to measure declining) and the plain baseline (questions as plain words, no glossary).
+question's gold, to measure declining), the plain baseline (questions as plain words, no glossary), and one
+reader's community that every search is for (`eval --community`).
 """
 import hashlib
 import json
@@ -74,6 +75,11 @@ class EvalRetriever(Retriever):
         super().__init__(library, embedder, reranker, config)
         self.plain = plain  # questions as plain words (hebrew.words.tokenize), no glossary, embedded as asked
         self.excluded: frozenset[str] = frozenset()  # document ids no search returns (a question's gold)
+        self.community: str | None = None  # the reader's community each search is for, unless the caller names one
+
+    def search(self, query: str, *args, community: str | None = None, **kwargs):
+        """The pipeline's search, for the evaluated reader's community when the caller names none."""
+        return super().search(query, *args, community=community or self.community, **kwargs)
 
     @classmethod
     def of(cls, retriever: Retriever, plain: bool = False) -> "EvalRetriever":

@@ -13,4 +13,5 @@ jobs.py            ingest and re-index jobs: parse, chunk, embed, commit in one 
 corpus.py          BEIR-style corpora (the default library, dev sets) as library passages
 default_library.py fetches and converts the default Wikipedia library
 commands.py        flask --app app ingest-default | ingest-corpus | ingest
+relations.py       flask --app app relations import | list: relations between passages from JSONL
 """

@@ -172,7 +172,7 @@ class Ingestor:
         self.store.update_job(job.id, stage="chunking", warnings=parsed.warnings)
         pieces = split(parsed.text, work, parsed.units, parsed.section_names, max_chars=self.limits.max_passage_chars)
         chunks = [Chunk(f"{job.document_id}#{n}", job.document_id, title, p.text, p.start, p.end,
-                        tuple(p.section_path), p.ref, p.parent_ref) for n, p in enumerate(pieces)]
+                        tuple(p.section_path), p.ref, p.parent_ref, p.community, p.era) for n, p in enumerate(pieces)]
 
         self.store.update_job(job.id, stage="embedding", done=0, total=len(chunks))
         vectors = self._embed(job.id, chunks)

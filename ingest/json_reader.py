@@ -10,9 +10,10 @@ read as one record.
 Referenced segments: records with their own canonical "ref" and Hebrew text "he" (optionally "part_he",
 "siman", "seif", "siman_label"), one per seif as ../shared/data/shulchan-arukh gives the Shulchan Arukh.
 Each keeps its ref; the gloss of the Rema, from the first word הגה to the end of the seif, becomes a unit
-of its own ("Shulchan Arukh, Orach Chayim 1:1, Rema") so it can be cited apart from the ruling. The heading
-a siman's first seif opens with ("דין השכמת הבוקר. ובו ט סעיפים:") becomes a label of every seif of that
-siman, so a question about its topic finds seifim that never name it.
+of its own ("Shulchan Arukh, Orach Chayim 1:1, Rema") so it can be cited apart from the ruling. The gloss
+is Ashkenazi, and in the Shulchan Arukh the ruling is the Mechaber's, Sephardi; both are of the Acharonim.
+The heading a siman's first seif opens with ("דין השכמת הבוקר. ובו ט סעיפים:") becomes a label of every
+seif of that siman, so a question about its topic finds seifim that never name it.
 Does not: read Sefaria's complex texts ("text" as an object of named parts), links or commentary, or tell
 where the ruling resumes after a gloss in the middle of a seif (the rest of such a seif counts as the gloss).
 """
@@ -30,6 +31,10 @@ SHAPES = ('send a Sefaria text export (an object with "title" and "text" as nest
 BREAK = re.compile(r"<br\s*/?>", re.I)
 TAG = re.compile(r"</?[A-Za-z][^<>]*>")
 GLOSS = re.compile(r"(?<![\u05D0-\u05EA])הגה(?![\u05D0-\u05EA])")  # the word that opens the Rema's gloss
+# Who speaks in a referenced seif: the Rema's gloss is Ashkenazi custom; the ruling is the Mechaber's (R. Yosef Karo,
+# Sephardi) only in the Shulchan Arukh, whose refs start with its name. Other records say nothing of it.
+GLOSS_AUTHOR = {"community": "Ashkenazi", "era": "Acharonim"}
+RULING_AUTHORS = {"Shulchan Arukh,": {"community": "Sephardi", "era": "Acharonim"}}
 # A siman's first seif opens with its topic and size: "דין השכמת הבוקר. ובו ט סעיפים:" or "... ובו סעיף אחד:"
 SIMAN_HEADING = re.compile(r"^(?P<topic>[^:]{0,300}?)[\s.]*ובו\s+(?:סעיף\s+אחד|[^\s:]{1,6}\s+סעיפים)\s*:\s*")
 
@@ -118,8 +123,10 @@ def _referenced(items: list, fmt: str, name: str) -> Parsed:
             labels.append(f"סעיף {hebrew_number(item['seif'])}")
         gloss = GLOSS.search(text)
         ruling, rema = (text[: gloss.start()].strip(), text[gloss.start():].strip()) if gloss else (text, "")
-        pieces.append(((number, 0), ruling, {"ref": ref, "parent_ref": parent, "labels": tuple(labels)}))
-        pieces.append(((number, 1), rema, {"ref": f"{ref}, Rema", "parent_ref": ref, "labels": (*labels, "הגה")}))
+        author = next((who for stem, who in RULING_AUTHORS.items() if ref.startswith(stem)), {})
+        pieces.append(((number, 0), ruling, {"ref": ref, "parent_ref": parent, "labels": tuple(labels), **author}))
+        pieces.append(((number, 1), rema, {"ref": f"{ref}, Rema", "parent_ref": ref, "labels": (*labels, "הגה"),
+                                           **GLOSS_AUTHOR}))
     text, units = _join(pieces)
     stems = {ref.split(",")[0] for ref in (item["ref"] for item in items)}
     return Parsed(text, fmt, title=stems.pop() if len(stems) == 1 else None, language="he", units=units)

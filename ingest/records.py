@@ -24,6 +24,8 @@ class Unit:
     ref: str | None = None  # the unit's canonical reference, when the file gives it ("Shulchan Arukh, Orach Chayim 2:3")
     parent_ref: str | None = None
     labels: tuple[str, ...] = ()  # its place in the work in the text's own words: ("אורח חיים", "סימן ב׳", "סעיף ג")
+    community: str | None = None  # whose ruling or custom it records, when the file says ("Ashkenazi": the Rema)
+    era: str | None = None  # e.g. "Acharonim"
 
 
 @dataclass

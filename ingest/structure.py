@@ -29,6 +29,8 @@ class Piece:
     section_path: list[str]  # human labels, outermost first: ["סימן ב", "סעיף ג"]
     ref: str  # canonical reference: "Shulchan Arukh, Orach Chayim 2:3"
     parent_ref: str | None  # ref of the enclosing section; None at top level
+    community: str | None = None  # what the file says of its unit (json_reader.py); None: the document's
+    era: str | None = None
 
 
 @dataclass
@@ -42,6 +44,8 @@ class _Section:
     parent_ref: str | None
     depth: int = 0  # 0 for a preamble; nesting level otherwise
     bare: bool = False  # only a heading line, no text of its own
+    community: str | None = None  # from the parser's unit
+    era: str | None = None
 
 
 def _number(token: str) -> int | None:
@@ -200,7 +204,8 @@ def _unit_sections(text: str, work: str, units: Sequence[Unit], names: list[str]
             labels = [f"{names[i]} {n}" if i < len(names) else str(n) for i, n in enumerate(path)]
             ref = f"{work} " + ":".join(map(str, path))
             parent = f"{work} " + ":".join(map(str, path[:-1])) if len(path) > 1 else None
-        sections.append(_Section(unit.start, unit.end, labels, ref, parent, len(path)))
+        sections.append(_Section(unit.start, unit.end, labels, ref, parent, len(path), community=unit.community,
+                                 era=unit.era))
         covered = max(covered, unit.end)
     if text[covered:].strip():
         sections.append(_Section(covered, len(text), [], work, None))
@@ -231,5 +236,6 @@ def split(text: str, work: str | None, units: Sequence[Unit] | None = None, sect
         for n, (start, end) in enumerate(spans, 1):
             # pieces outside any section are told apart by a part number; a section's pieces all cite the section
             ref = f"{section.ref} (part {n})" if not section.path and len(spans) > 1 else section.ref
-            pieces.append(Piece(text[start:end], start, end, list(section.path), ref, section.parent_ref))
+            pieces.append(Piece(text[start:end], start, end, list(section.path), ref, section.parent_ref,
+                                section.community, section.era))
     return pieces

@@ -18,6 +18,7 @@ from models import Chunk, DocumentInfo
 from postgres import schema
 from postgres.database import Database, require_current, upgrade
 from postgres.files import PgFiles
+from postgres.relations import PgRelations
 from postgres.search import PgView
 from postgres.store import PgLeases, PgStore
 from search.library import LibraryError
@@ -75,6 +76,11 @@ class PgLibrary:
 
     def matching_documents(self, filters: dict) -> set[str]:
         return self.store.matching_documents(filters)
+
+    @property
+    def relations(self) -> PgRelations:
+        """The relations between passages (postgres/relations.py)."""
+        return PgRelations(self.db)
 
     def replace_documents(self, entries) -> None:
         """Add or replace documents: (info, text, chunks, embeddings, source path) each, in one transaction."""

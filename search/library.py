@@ -28,11 +28,13 @@ from search.bm25 import BM25
 from search.view import View
 from storage.files import LocalFiles
 from storage.leases import FileLeases
+from storage.relations import Relations
 from storage.store import Store
 
 log = logging.getLogger(__name__)
 
 FORMAT_VERSION = 2
+STORE_FILE = "library.sqlite3"  # in the library folder: the truth the index files are derived from
 REBUILD_HINT = "rebuild it with `flask --app app ingest-default` (or `make library`)"
 # Exact search up to this many chunks, HNSW above. `flask --app app bench` on 2 cores: flat search takes
 # 16 ms at 10k chunks, 46 ms at 100k, 343 ms at 1M; HNSW 1-3 ms. HNSW's recall@10 against flat on the real
@@ -84,7 +86,7 @@ class Library:
             raise LibraryError(f"no library in {folder}/ (or an unfinished build); {REBUILD_HINT}")
         if manifest:
             _check_manifest(folder, manifest, embedder)
-        library = cls(folder, Store(folder / "library.sqlite3"), embedder, None)
+        library = cls(folder, Store(folder / STORE_FILE), embedder, None)
         with library.writing():
             library.view = library._load_view(manifest)
         return library
@@ -104,6 +106,11 @@ class Library:
     def matching_documents(self, filters: dict) -> set[str]:
         """Ids of the documents whose metadata equals every given filter (storage/store.py)."""
         return self.store.matching_documents(filters)
+
+    @property
+    def relations(self) -> Relations:
+        """The relations between passages (storage/relations.py), kept in the library's store."""
+        return Relations(self.store)
 
     # changes
 

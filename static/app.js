@@ -2,9 +2,11 @@
 // text as it is written), then replaced by the verified answer as markdown with citation links and warnings.
 // Every string from the server is inserted as text or through the sanitizer (markdown.js), never as HTML;
 // markup comes only from the page's own <template> elements.
-import { citationLink, passageLabel } from "./citations.js";
+import { startAccount } from "./account.js";
+import { citationLink, passageLabel, passageStanding } from "./citations.js";
 import { feedbackRow, refreshHistory, startHistory } from "./history.js";
 import { renderMarkdown, textDirection } from "./markdown.js";
+import { reviewControls, showReview } from "./review.js";
 import { applyHealth, querySettings } from "./settings.js";
 import { ask } from "./stream.js";
 
@@ -42,7 +44,8 @@ async function checkHealth() {
     const data = await response.json();
     if (data.status === "ok") {
       const rerank = data.reranker ? `re-ranked by ${data.reranker}` : "no re-ranking";
-      healthLine.textContent = `Ready · ${data.library.chunks.toLocaleString()} passages · answers by ${data.generator} · ${rerank}`;
+      const size = data.library.chunks === undefined ? "" : ` · ${data.library.chunks.toLocaleString()} passages`;
+      healthLine.textContent = `Ready${size} · answers by ${data.generator} · ${rerank}`;
       healthLine.className = "health ok";
       applyHealth(data);
       return;
@@ -86,11 +89,13 @@ function passageCard(turn, passage, reranked) {
   const ref = card.querySelector(".passage-ref");
   ref.textContent = passage.ref ? passageLabel(passage, card.dir === "rtl") : "";
   if (ref.textContent !== (passage.ref || "")) ref.title = passage.ref;  // the Hebrew label, with the English on hover
+  card.querySelector(".passage-standing").textContent = passageStanding(passage);  // community, era, authority
   const text = card.querySelector(".passage-text");
   text.textContent = passage.chunk ?? "The history keeps which passage this was, not its text.";
   text.classList.toggle("missing", passage.chunk === undefined);
   const score = (name, value, digits) => (typeof value === "number" ? `${name} ${value.toFixed(digits)}` : null);
-  card.querySelector(".scores").textContent = [
+  const joined = passage.relation && !passage.bm25_score && !passage.dense_score;  // not searched: a relation brought it
+  card.querySelector(".scores").textContent = joined ? "brought in by its relation" : [
     score(reranked ? "cross-encoder" : "hybrid", passage.ce_score, 3), score("BM25", passage.bm25_score, 2),
     score("dense", passage.dense_score, 3)].filter(Boolean).join(" · ");
   return card;
@@ -150,6 +155,7 @@ function showWarnings(turn, data) {
 // The complete, verified answer replaces whatever was streamed.
 function showAnswer(turn, data) {
   turn.answered = true;
+  turn.text = data.answer || "";
   showMeta(turn, data);
   if (data.passages) showSources(turn, data);
   turn.citations = data.citations || [];
@@ -174,7 +180,10 @@ function finish(turn, done) {
   if (done.timings_ms && typeof done.timings_ms.total === "number") {
     turn.part(".timing").textContent = `${Math.round(done.timings_ms.total).toLocaleString()} ms`;
   }
-  if (done.id) turn.element.appendChild(feedbackRow(done.id));
+  if (!done.id) return;
+  turn.element.appendChild(feedbackRow(done.id));
+  const controls = reviewControls(done.id, turn.part(".review-note"), turn.text, done.review);  // null unless a reviewer
+  if (controls) turn.element.appendChild(controls);
 }
 
 function showTurnError(turn, message) {
@@ -228,9 +237,6 @@ async function askQuestion(question) {
   }
 }
 
-const REVIEWS = { approved: "Approved by a reviewer.", rejected: "Rejected by a reviewer.",
-                  corrected: "Corrected by a reviewer. The corrected answer:" };
-
 // An answer from the history, shown alone with its review; a question asked next continues its conversation.
 function openEntry(entry) {
   if (running) running.abort();
@@ -238,23 +244,11 @@ function openEntry(entry) {
   if (entry.session_id) sessionId = entry.session_id;
   const turn = newTurn(entry.question);
   showAnswer(turn, { ...entry, rewritten: entry.standalone_question && entry.standalone_question !== entry.question });
-  finish(turn, { id: entry.id, timings_ms: entry.timings_ms || entry.timings });
+  finish(turn, { id: entry.id, timings_ms: entry.timings_ms || entry.timings, review: entry });
   const note = turn.part(".from-history");
   note.textContent = `From the history, ${new Date(entry.created_at * 1000).toLocaleString()}`;
   note.hidden = false;
-  if (REVIEWS[entry.review_status]) {
-    const review = turn.part(".review-note");
-    review.textContent = REVIEWS[entry.review_status];
-    if (entry.corrected_text) {
-      const corrected = document.createElement("span");
-      corrected.className = "corrected";
-      corrected.dir = "auto";
-      corrected.textContent = entry.corrected_text;
-      review.append(" ", corrected);
-    }
-    review.classList.add(`review-${entry.review_status}`);
-    review.hidden = false;
-  }
+  showReview(turn.part(".review-note"), entry);
   setStatus("");
 }
 
@@ -292,5 +286,7 @@ document.addEventListener("library-changed", () => checkHealth());
 
 setRunning(null);
 checkHealth();
-startHistory(openEntry);
-input.focus();
+startAccount().then(() => {  // on a shared server, once signed in
+  startHistory(openEntry);
+  input.focus();
+});

@@ -13,6 +13,25 @@ export function passageLabel(passage, rightToLeft = false) {
   return (rightToLeft && passage.ref_he) || passage.ref || passage.title;
 }
 
+// What is known of a passage's standing, in words: "Ashkenazi · Acharonim · authority 1.0"; "" when nothing is.
+export function passageStanding(passage) {
+  const weight = passage.authority_weight;
+  const authority = typeof weight === "number" && weight > 0 ? `authority ${weight.toFixed(1)}` : null;
+  return [passage.community, passage.era, authority, relationWords(passage.relation)].filter(Boolean).join(" · ");
+}
+
+// How a passage relates to another in the evidence, in words: "argues with …", "overridden by the custom of …".
+const RELATION_WORDS = {
+  argues_with: ["argues with", "argued with by"], minhag_override: ["a custom overriding", "overridden by the custom of"],
+  supports: ["supports", "supported by"], quotes: ["quotes", "quoted by"], based_on: ["based on", "the basis of"],
+  supersedes: ["supersedes", "superseded by"], contextualizes: ["qualifies", "qualified by"],
+};
+
+export function relationWords(relation) {
+  if (!relation || !RELATION_WORDS[relation.kind]) return null;
+  return `${RELATION_WORDS[relation.kind][relation.direction === "from" ? 1 : 0]} ${relation.passage}`;
+}
+
 // Whether a citation held, and the words that say what was checked.
 export function citationCheck(citation) {
   if (!citation) return { ok: false, note: "not checked against its passage" };

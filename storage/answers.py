@@ -18,7 +18,8 @@ MAX_SEARCH_CHARS = 200
 MAX_PAGE = 100
 SUMMARY_CHARS = 300  # of the answer, in list rows
 SESSION_ID = re.compile(r"[A-Za-z0-9_-]{1,100}")  # whole ids only: fullmatch
-PASSAGE_FIELDS = ("n", "id", "doc_id", "title", "ref", "ref_he", "chunk")  # the text too, so an old answer shows its evidence
+PASSAGE_FIELDS = ("n", "id", "doc_id", "title", "ref", "ref_he", "chunk", "community", "era", "authority_weight", "tier",
+                  "relation")  # the text too, so an old answer shows its evidence
 SUMMARY_COLUMNS = f"""a.id, a.session_id, a.question, substr(a.answer, 1, {SUMMARY_CHARS}) AS answer, a.query_type,
     a.generator, a.declined, a.review_status, a.created_at,
     (SELECT count(*) FROM feedback f WHERE f.answer_id = a.id AND f.rating = 'up') AS up,

@@ -70,6 +70,11 @@ MIGRATIONS = [  # each a tuple of statements, applied by storage/database.migrat
         # what the Sefaria reader now writes, for libraries read before it did: the Rema's gloss is Ashkenazi,
         # and a canonical text's passages carry full authority
         "UPDATE chunks SET community = 'Ashkenazi' WHERE ref LIKE '%, Rema' AND parent_ref IS NOT NULL",
+        # and in a document whose glosses were read apart from the rulings (ingest/json_reader.py), a ruling of the
+        # Shulchan Arukh is the Mechaber's (Sephardi); both are of the Acharonim
+        "UPDATE chunks SET community = coalesce(community, 'Sephardi'), era = 'Acharonim' WHERE parent_ref IS NOT NULL"
+        " AND (ref LIKE '%, Rema' OR ref LIKE 'Shulchan Arukh, %')"
+        " AND doc_id IN (SELECT doc_id FROM chunks WHERE ref LIKE '%, Rema')",
         "UPDATE chunks SET authority_weight = 1 WHERE doc_id IN (SELECT id FROM documents WHERE tier = 'canonical')",
         "CREATE INDEX chunks_ref ON chunks(ref)",
         f"""CREATE TABLE relations (

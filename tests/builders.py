@@ -112,3 +112,37 @@ def wait_for(client, job, timeout=60, headers=None):
             return job
         time.sleep(0.05)
     raise AssertionError(f"job did not finish: {job}")
+
+
+SEIF, GLOSS, OTHER = ("Shulchan Arukh, Orach Chayim 318:5", "Shulchan Arukh, Orach Chayim 318:5, Rema",
+                      "Shulchan Arukh, Orach Chayim 318:14")
+RULINGS = [  # (ref, parent ref, community, text): a ruling, the Rema's gloss on it, and another seif
+    (SEIF, "Shulchan Arukh, Orach Chayim 318", "Sephardi",
+     "Some say that baked bread is cooked again in a second vessel while it scalds. Others permit the bread."),
+    (GLOSS, SEIF, "Ashkenazi",
+     "The custom is to take care not to put bread even into a second vessel while it scalds."),
+    (OTHER, "Shulchan Arukh, Orach Chayim 318", "Sephardi",
+     "One may set a jug of water near the fire, far enough that it cannot become scalding."),
+]
+
+
+def ruled_entry(doc_id="sa", rulings=RULINGS, tier=None, embedder=FakeEmbedder()):
+    """A store entry of passages with canonical refs and communities (a seif, its gloss, another seif)."""
+    chunks, at, text = [], 0, "\n\n".join(t for *_, t in rulings)
+    for n, (ref, parent, community, t) in enumerate(rulings):
+        chunks.append(Chunk(f"{doc_id}#{n}", doc_id, "Shulchan Arukh", t, at, at + len(t), ("סימן שיח",), ref, parent,
+                            community))
+        at += len(t) + 2
+    info = DocumentInfo(doc_id, "Shulchan Arukh", "json", f"hash-{text}", tier=tier)
+    return info, text, chunks, embedder.embed([c.passage_text for c in chunks]), None
+
+
+def ruled_library(backend, entries=None):
+    """A library on backend (tests/pg.py) of ruled_entry() (or the given entries)."""
+    from postgres.library import PgLibrary
+    from search.library import Library
+
+    library = (Library.open(backend.folder, FakeEmbedder(), create=True) if backend.db is None
+               else PgLibrary.open(backend.db, FakeEmbedder()))
+    library.replace_documents(entries or [ruled_entry()])
+    return library

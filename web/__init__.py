@@ -3,6 +3,7 @@
 query.py       /, /api/health, /api/query and /api/query/stream (server-sent events)
 documents.py   /api/documents, /api/jobs, /api/stats: the book manager
 history.py     /api/history: search, one answer, feedback, review
+relations.py   /api/relations: relations between passages, read beside a passage, recorded by reviewers
 validation.py  request bodies and parameters checked with named limits
 shaping.py     the pipeline's records as the API's JSON, and the answer logged with its id
 errors.py      ApiError and the one way an error becomes a response; CSP and security headers

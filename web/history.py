@@ -60,7 +60,8 @@ def readable(answer_id: str, who) -> dict:
         hidden = hidden_documents(who)
         kept = [p for p in found["passages"] if hidden is not None and p.get("doc_id") not in hidden]
         numbers = {p.get("n") for p in kept}
-        found["passages"] = kept
+        found["passages"] = [{**p, "relation": None} if (p.get("relation") or {}).get("passage") not in
+                             {k for q in kept for k in (q.get("ref"), q.get("id"))} else p for p in kept]
         found["citations"] = [c for c in found["citations"] if c.get("n") in numbers]
     return found
 

@@ -9,9 +9,9 @@ from contextlib import closing
 from flask import Blueprint, Response, current_app, request, stream_with_context
 
 from accounts.limits import check_query
-from accounts.roles import ASK
+from accounts.roles import ASK, USERS
 from storage import provider_state
-from web.auth import accounts, require, shared
+from web.auth import accounts, reader, require, shared
 from web.errors import ApiError
 from web.services import kept_history, loader, services
 from web.shaping import evidence_json, logged, question_json, sse
@@ -37,6 +37,9 @@ def health():
             return {"status": "error", "error": "the library's database cannot be reached", "database": state}, 503
         described = live.pipeline.describe()
         library = {**described["library"], **live.info.get("library", {}), **(live.store.stats() if live.store else {})}
+        who = reader()
+        if shared() and not (who and who.may(USERS)):  # its size would tell of documents hidden from the asker
+            library = {"backend": library.get("backend")}
         return {"status": "ok", "access": "shared" if shared() else "personal", **described, **live.info,
                 "library": library,
                 "providers": shared_providers(described["providers"]),

@@ -12,7 +12,7 @@ from flask import current_app, url_for
 
 from hebrew.refs import hebrew_label
 from ingest.chunking import max_passage_chars
-from models import Citation, Evidence, Hit, Question, Result
+from models import Citation, Evidence, Hit, Question, Relation, Result
 from web.services import kept_history
 
 
@@ -37,10 +37,23 @@ def passage_json(n: int, hit: Hit) -> dict:
         "ref_he": hebrew_label(hit.chunk.ref),
         "parent_ref": hit.chunk.parent_ref,
         "section_path": list(hit.chunk.section_path),
+        "community": hit.chunk.community,  # whose ruling or custom the passage records, when known
+        "era": hit.chunk.era,
+        "authority_weight": hit.chunk.authority_weight,
+        "tier": hit.chunk.tier,
         "context_before": shown["context_before"],
         "context_after": shown["context_after"],
         "truncated": truncated,
+        "relation": hit.relation,  # that brought it in, or another passage in beside it (search/related.py)
     }
+
+
+def relation_json(relation: Relation, in_library: dict[str, bool] | None = None) -> dict:
+    """A relation between two passages, with their Hebrew labels (and whether each is in the library, when known)."""
+    body = {**asdict(relation), "source_he": hebrew_label(relation.source), "target_he": hebrew_label(relation.target)}
+    if in_library is not None:
+        body["in_library"] = {"source": in_library[relation.source], "target": in_library[relation.target]}
+    return body
 
 
 def citation_json(citation: Citation) -> dict:

@@ -95,13 +95,14 @@ HEBREW = [
     *CORPUS,
 ]
 HEBREW_REFS = {"oc-318": "Shulchan Arukh, Orach Chayim 318:1", "oc-495": "Shulchan Arukh, Orach Chayim 495:1"}
+STANDING = {"oc-318": {"community": "Sephardi", "era": "Acharonim", "authority_weight": 1.0, "tier": "canonical"}}
 
 
 def hebrew_pipeline(writer):
     """checked_pipeline over HEBREW, whose Shulchan Arukh passages carry canonical refs as imported ones do."""
     pipeline = checked_pipeline(writer, HEBREW)
     view = pipeline.retriever.library.current()
-    view.chunks[:] = [replace(c, ref=HEBREW_REFS.get(c.doc_id)) for c in view.chunks]
+    view.chunks[:] = [replace(c, ref=HEBREW_REFS.get(c.doc_id), **STANDING.get(c.doc_id, {})) for c in view.chunks]
     return pipeline
 
 
@@ -125,8 +126,10 @@ def test_hebrew_reads_right_to_left_and_english_left_to_right(page, serve):
     assert hebrew_card.locator("bdi.passage-title").text_content() == "שולחן ערוך, אורח חיים"
     ref = hebrew_card.locator("bdi.passage-ref")  # the Hebrew label of the canonical ref, the English on hover
     assert (ref.text_content(), ref.get_attribute("title")) == ('שו"ע או"ח שי"ח:א', "Shulchan Arukh, Orach Chayim 318:1")
+    assert hebrew_card.locator(".passage-standing").text_content() == "Sephardi · Acharonim · authority 1.0"
     assert english.locator(".answer").evaluate(direction) == "ltr"
     assert english.locator(".passage", has_text="Fleming").first.locator(".passage-text").evaluate(direction) == "ltr"
+    assert english.locator(".passage", has_text="Fleming").first.locator(".passage-standing").text_content() == ""
     page.wait_for_function("() => document.querySelectorAll('.history-question').length === 3")
     assert [q.evaluate(direction) for q in page.locator(".history-question").all()] == ["ltr", "rtl", "rtl"]
 

@@ -101,6 +101,25 @@ def test_eval_against_the_library_of_an_ingested_book_ranks_by_ref(tmp_path):
     assert refused.exit_code != 0 and "one book" in refused.output
 
 
+def test_eval_boosts_the_readers_community_when_asked(tmp_path):
+    twin = "אסור לילך בקומה זקופה ויכסה כל גופו:"
+    book = tmp_path / "sa.jsonl"
+    seifim = [{"ref": "Shulchan Arukh, Orach Chayim 2:1", "he": twin},  # the Mechaber's ruling: Sephardi
+              {"ref": "Shulchan Arukh, Orach Chayim 3:1", "he": f"הגה {twin}"}]  # a seif that is all the Rema's gloss
+    book.write_text("".join(json.dumps(s, ensure_ascii=False) + "\n" for s in seifim), encoding="utf-8")
+    questions = tmp_path / "twins"
+    (questions / "qrels").mkdir(parents=True)
+    (questions / "queries.jsonl").write_text(json.dumps({"_id": "q1", "text": "מותר ללכת בקומה זקופה?"}) + "\n")
+    (questions / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\nq1\tShulchan Arukh, Orach Chayim 3:1\t1\n")
+    run = lambda *more: run_eval(tmp_path, questions, "--mode", "hybrid", "--corpus", book, *more)[0]  # noqa: E731
+    ashkenazi = run("--community-boost", "--community", "Ashkenazi")
+    sephardi = run("--community-boost", "--community", "Sephardi")
+    assert (ashkenazi["mrr@10"], sephardi["mrr@10"]) == (1.0, 0.5)  # each reader's passage first
+    assert ashkenazi["config"]["community_boost"] is True and ashkenazi["config"]["community"] == "Ashkenazi"
+    off = run("--no-community-boost", "--community", "Ashkenazi")
+    assert off["config"]["community_boost"] is False and off["config"]["community"] == "Ashkenazi"
+
+
 def test_eval_answers_and_unanswerable(tmp_path, beir):
     result, _ = run_eval(tmp_path, beir, "--answers", "--unanswerable")
     assert result["citation_valid"] == 1.0 and result["unanswerable_citation_valid"] == 1.0

@@ -53,6 +53,22 @@ def test_seifim_keep_their_refs_and_the_gloss_is_its_own_unit():
     assert pieces[2].section_path == ["אורח חיים", "סימן ב׳", "סעיף ו", "הגה"]
 
 
+def test_the_gloss_is_ashkenazi_and_the_shulchan_arukhs_ruling_sephardi():
+    parsed = read_json("\n".join(json.dumps(s, ensure_ascii=False) for s in SEIFIM), "jsonl", "sa.jsonl")
+    assert [(u.ref, u.community, u.era) for u in parsed.units] == [
+        ("Shulchan Arukh, Orach Chayim 2:5", "Sephardi", "Acharonim"),  # the Mechaber
+        ("Shulchan Arukh, Orach Chayim 2:6", "Sephardi", "Acharonim"),
+        ("Shulchan Arukh, Orach Chayim 2:6, Rema", "Ashkenazi", "Acharonim"),
+    ]
+    pieces = split(parsed.text, parsed.title, parsed.units)
+    assert [(p.community, p.era) for p in pieces] == [(u.community, u.era) for u in parsed.units]
+    other = [{**s, "ref": s["ref"].replace("Shulchan Arukh", "Kitzur Shulchan Arukh")} for s in SEIFIM]
+    parsed = read_json(json.dumps(other, ensure_ascii=False), "json", "kitzur.json")  # another work's ruling: unknown
+    assert [u.community for u in parsed.units] == [None, None, "Ashkenazi"]
+    sefaria = read_json(json.dumps({"title": "Shulchan Arukh", "text": [["הגה ויכסה"]]}), "json", "sa.json")
+    assert sefaria.units[0].community is None  # a Sefaria export does not say who wrote a segment
+
+
 def test_a_simans_heading_labels_each_of_its_seifim_and_leaves_the_first_seifs_text():
     seifim = [{"ref": "Shulchan Arukh, Orach Chayim 318:1", "siman_label": "סימן שי״ח",
                "he": "דין המבשל בשבת. ובו ב סעיפים:המבשל בשבת במזיד אסור לו לעולם:"},

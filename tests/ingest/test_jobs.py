@@ -1,4 +1,6 @@
-"""Ingest jobs on a real library: a text without breaks is indexed in bounded passages; a failure leaves no files."""
+"""Ingest jobs on a real library: a text without breaks is indexed in bounded passages; a failure leaves no files;
+each passage keeps its community, era and authority."""
+import json
 from pathlib import Path
 
 from builders import BOOK
@@ -51,3 +53,24 @@ def test_a_failed_reindex_keeps_the_documents_file(tmp_path):
     ingestor.run_pending()
     assert ingestor.store.job(job.id).status == "failed"
     assert list(ingestor.files.kept.iterdir()) == [source] and ingestor.store.document("kettles").chunk_count >= 2
+
+
+SEIFIM = [{"ref": "Shulchan Arukh, Orach Chayim 2:5", "he": "לא ילבש שני בגדים ביחד:"},
+          {"ref": "Shulchan Arukh, Orach Chayim 2:6", "he": "אסור לילך בקומה זקופה: הגה ויכסה כל גופו:"}]
+
+
+def test_each_passage_keeps_what_the_reader_knows_and_the_document_says_the_rest(tmp_path):
+    ingestor = Ingestor(corpus.build(CORPUS, FakeEmbedder(), tmp_path / "lib", 1200, 200))
+    book = "\n".join(json.dumps(s, ensure_ascii=False) for s in SEIFIM).encode()
+    ingestor.submit_file(book, "sa.jsonl", {"tier": "canonical", "community": "General"})
+    ingestor.submit_file(BOOK.encode(), "kettles.txt", {"community": "Ashkenazi"})
+    ingestor.run_pending()
+    chunks = [c for _, c, _ in ingestor.store.chunk_rows()]
+    assert [(c.ref, c.community, c.era, c.authority_weight, c.tier) for c in chunks if c.doc_id == "sa"] == [
+        ("Shulchan Arukh, Orach Chayim 2:5", "Sephardi", "Acharonim", 1.0, "canonical"),  # the reader's, not the document's
+        ("Shulchan Arukh, Orach Chayim 2:6", "Sephardi", "Acharonim", 1.0, "canonical"),
+        ("Shulchan Arukh, Orach Chayim 2:6, Rema", "Ashkenazi", "Acharonim", 1.0, "canonical")]
+    kettles = [c for c in chunks if c.doc_id == "kettles"]
+    assert {(c.community, c.era, c.authority_weight, c.tier) for c in kettles} == {("Ashkenazi", None, 0.0, "public")}
+    view = ingestor.library.current()  # the view searched carries them too
+    assert {c.community for c in view.chunks if c.doc_id == "sa"} == {"Sephardi", "Ashkenazi"}

@@ -160,6 +160,9 @@ class Pipeline:
             kinds = RELATION_KINDS if mode == "posek" else OPPOSING
             hits = with_related(hits, self.retriever.library.current(), relations,
                                 self.retriever.scope(filters, hidden), kinds, reader.community if reader else None)
+        if store is not None and reader is not None and not reader.everything:
+            hidden = store.hidden_documents(reader)  # again: a document committed since the search began
+            hits = [h for h in hits if h.chunk.doc_id not in hidden]
         timings["retrieve"] = lap(clock)
         evidence = Evidence(hits, self.retriever.reranker is not None, followup)
         yield "sources", evidence

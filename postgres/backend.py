@@ -34,6 +34,14 @@ def database(config, schema: str | None = None) -> Database:
         return _pools[key]
 
 
+def close_database(url: str, schema: str) -> None:
+    """Close this process's pool for a database and schema, if it has one (a schema dropped, a test's end)."""
+    with _lock:
+        found = _pools.pop((url, schema), None)
+    if found is not None:
+        found.close()
+
+
 def open_library(config, embedder, create: bool = False):
     """The configured library: its schema in PostgreSQL, or its folder. create: make it when missing."""
     if uses_postgres(config):

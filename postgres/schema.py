@@ -174,7 +174,7 @@ MIGRATIONS = [
     [  # readers and relations (issue 16), as storage/store.py's and storage/history.py's latest migrations
         "ALTER TABLE {schema}.documents ADD COLUMN owner integer",
         "UPDATE {schema}.chunks SET community = 'Ashkenazi' "
-        "WHERE section_ref LIKE '%, Rema' AND parent_ref IS NOT NULL AND community IS NULL",
+        "WHERE section_ref LIKE '%, Rema' AND parent_ref IS NOT NULL",
         "UPDATE {schema}.chunks SET community = coalesce(community, 'Sephardi'), era = 'Acharonim' "
         "WHERE parent_ref IS NOT NULL AND (section_ref LIKE '%, Rema' OR section_ref LIKE 'Shulchan Arukh, %') "
         "AND doc_id IN (SELECT doc_id FROM {schema}.chunks WHERE section_ref LIKE '%, Rema')",

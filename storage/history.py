@@ -225,8 +225,8 @@ class History:
             return None
         record = {k: row[k] for k in row.keys() if k not in ("rowid", "search_text")}
         record["declined"] = bool(record["declined"])
-        for key in JSON_COLUMNS:
-            record[key] = json.loads(record[key])
+        for key in JSON_COLUMNS:  # tiers is NULL in answers logged before readers were recorded
+            record[key] = json.loads(record[key]) if record[key] is not None else None
         feedback = self.db.execute("SELECT rating, comment, created_at FROM feedback WHERE answer_id = ? ORDER BY id",
                                    (answer_id,)).fetchall()
         record["feedback"] = [dict(f) for f in feedback]

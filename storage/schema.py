@@ -67,6 +67,8 @@ MIGRATIONS = [  # each a tuple of statements, applied by storage/database.migrat
         "ALTER TABLE chunks ADD COLUMN community TEXT",
         "ALTER TABLE chunks ADD COLUMN era TEXT",
         "ALTER TABLE chunks ADD COLUMN authority_weight REAL NOT NULL DEFAULT 0",
+        # a passage's community is its document's unless it says otherwise (as PostgreSQL's chunks always held it)
+        "UPDATE chunks SET community = (SELECT d.community FROM documents d WHERE d.id = chunks.doc_id)",
         # what the Sefaria reader now writes, for libraries read before it did: the Rema's gloss is Ashkenazi,
         # and a canonical text's passages carry full authority
         "UPDATE chunks SET community = 'Ashkenazi' WHERE ref LIKE '%, Rema' AND parent_ref IS NOT NULL",

@@ -67,6 +67,9 @@ def backend(request, tmp_path):
         return
     db = fresh_schema(request.getfixturevalue("pg_server"))
     yield Backend("postgres", tmp_path / "lib", db, {"DATABASE_URL": db.url, "DATABASE_SCHEMA": db.schema})
+    from postgres.backend import close_database
+
+    close_database(db.url, db.schema)  # the app's pool of this schema (its history, users), with its connections
     db.execute(f"DROP SCHEMA {db.schema} CASCADE")
     db.close()
 

@@ -69,10 +69,10 @@ def checked_profile(body: dict) -> dict:
 def checked_changes(body: dict) -> dict:
     """An admin's changes to a user: role, tiers (null: the role's), disabled, password, profile."""
     changes = checked_profile(body)
-    if "role" in body and body["role"] not in ROLES:
+    if "role" in body and (not isinstance(body["role"], str) or body["role"] not in ROLES):
         raise ApiError(f'"role" must be one of {", ".join(ROLES)}.')
-    if "tiers" in body and body["tiers"] is not None and (
-            not isinstance(body["tiers"], list) or not set(body["tiers"]) <= set(TIERS)):
+    tiers = body.get("tiers")
+    if tiers is not None and (not isinstance(tiers, list) or not all(isinstance(t, str) and t in TIERS for t in tiers)):
         raise ApiError(f'"tiers" must be a list of {", ".join(TIERS)}, or null for the role\'s.')
     if "disabled" in body and not isinstance(body["disabled"], bool):
         raise ApiError('"disabled" must be true or false.')
@@ -156,19 +156,19 @@ def create_user():
     """Create a user: 201 with it."""
     require(USERS)
     body = json_body(USER_FIELDS, '{"name": "rivka", "password": "at least ten characters", "role": "learner"}')
-    name, role = checked_name(body.get("name")), body.get("role", "learner")
+    name = checked_name(body.get("name"))
     changes = checked_changes({k: v for k, v in body.items() if k != "name"})
     if "password_hash" not in changes:
         raise ApiError('Send "password": at least ten characters, which the user signs in with.')
     try:
-        user = accounts().create(name, role, changes.pop("password_hash"), changes.pop("tiers", None))
+        user = accounts().create(name, changes.pop("role", "learner"), changes.pop("password_hash"),
+                                 changes.pop("tiers", None))
     except UserExists as exc:
         raise ApiError(str(exc), 409) from None
-    changes.pop("role", None)
     return {"user": user_json(accounts().update(user["id"], **changes))}, 201
 
 
-@bp.patch("/api/users/<int:user_id>")
+@bp.patch("/api/users/<int(max=2147483647):user_id>")
 def change_user(user_id: int):
     """Change a user's role, tiers, password, profile, or disable them (which also ends their sessions)."""
     admin = require(USERS)
@@ -184,7 +184,7 @@ def change_user(user_id: int):
     return {"user": user_json(user)}
 
 
-@bp.post("/api/users/<int:user_id>/tokens")
+@bp.post("/api/users/<int(max=2147483647):user_id>/tokens")
 def make_token(user_id: int):
     """A new bearer token for a user, shown this once: {"token", "id", "expires_at"}."""
     require(USERS)
@@ -203,7 +203,7 @@ def make_token(user_id: int):
     return {"token": token, "id": token_id, "expires_at": expires_at}, 201
 
 
-@bp.delete("/api/users/<int:user_id>/tokens")
+@bp.delete("/api/users/<int(max=2147483647):user_id>/tokens")
 def revoke_tokens(user_id: int):
     """Revoke every token and session of a user."""
     require(USERS)

@@ -15,7 +15,7 @@ from flask import Blueprint, current_app, request, url_for
 from accounts.limits import check_user_upload
 from accounts.roles import REINDEX, REMOVE, UPLOAD, USERS
 from ingest.jobs import METADATA_FIELDS as DOCUMENT_FIELDS
-from ingest.jobs import Ingestor
+from ingest.jobs import Ingestor, document_id
 from ingest.parsers import check_upload
 from ingest.records import CONTROL, display_name
 from storage.store import Store
@@ -109,6 +109,10 @@ def upload():
         raise ApiError(f"{display_name(upload.filename)} is empty.")
     if who.id is not None:
         options["owner"] = who.id
+    target = worker.store.document(options.get("document_id") or document_id(upload.filename))
+    if target is not None and not who.sees(target.owner, target.tier):
+        raise ApiError("Another document already has this id; send a different \"document_id\" (or rename the file).",
+                       409)
     with ROOM:  # the checks and the queueing together, so two uploads at once cannot both take the last room
         check_room(worker, len(data), display_name(upload.filename))
         if who.id is not None:

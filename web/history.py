@@ -24,6 +24,7 @@ SEARCH_PARAMS = ("q", "session_id", "status", "limit", "offset")
 FEEDBACK_FIELDS = ("rating", "comment")
 REVIEW_FIELDS = ("status", "corrected_text")
 DEFAULT_PAGE = 20
+WITHHELD = "(withheld: this answer rests on passages you may not read)"
 
 
 @bp.get("/api/history")
@@ -42,6 +43,7 @@ def search():
     limit = whole_number("limit", DEFAULT_PAGE, 1, MAX_PAGE)
     offset = whole_number("offset", 0, 0, MAX_OFFSET)
     items, total = history().search(request.args.get("q", ""), session_id, status, limit, offset, reader=who)
+    items = withheld(items, who) if who.sees_all_history() else items
     return {"items": items, "total": total, "limit": limit, "offset": offset}
 
 
@@ -52,18 +54,33 @@ def record(answer_id: str):
 
 
 def readable(answer_id: str, who) -> dict:
-    """The answer if who may read it, with the passages of documents hidden from them taken out; else a 404."""
+    """The answer if who may read it, else a 404. Another user's answer comes without the passages of documents
+    hidden from who, and, when it rested on any, without its text (a quote of them)."""
     found = history().get(answer_id, reader=who)
     if found is None:
         raise unknown_answer(answer_id)
     if found.get("user_id") != who.id:
         hidden = hidden_documents(who)
         kept = [p for p in found["passages"] if hidden is not None and p.get("doc_id") not in hidden]
+        keys = {k for p in kept for k in (p.get("ref"), p.get("id"))}
+        if len(kept) < len(found["passages"]):
+            found.update(answer=WITHHELD, corrected_text=found["corrected_text"] and WITHHELD)
+        found["passages"] = [p if (p.get("relation") or {}).get("passage") in keys else {**p, "relation": None}
+                             for p in kept]
         numbers = {p.get("n") for p in kept}
-        found["passages"] = [{**p, "relation": None} if (p.get("relation") or {}).get("passage") not in
-                             {k for q in kept for k in (q.get("ref"), q.get("id"))} else p for p in kept]
         found["citations"] = [c for c in found["citations"] if c.get("n") in numbers]
     return found
+
+
+def withheld(items: list[dict], who) -> list[dict]:
+    """Summaries of other users' answers, their text withheld where it rested on passages hidden from who."""
+    if who.everything:
+        return items
+    for item in items:
+        found = readable(item["id"], who)
+        if found["answer"] == WITHHELD:
+            item["answer"] = WITHHELD
+    return items
 
 
 @bp.post("/api/history/<answer_id>/feedback")

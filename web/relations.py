@@ -87,7 +87,7 @@ def list_relations():
             "total": len(shown), "limit": limit, "offset": offset}
 
 
-@bp.get("/api/relations/<int:relation_id>")
+@bp.get("/api/relations/<int(max=2147483647):relation_id>")
 def one(relation_id: int):
     """One relation."""
     return relation_json(found(relation_id, require(ASK)))
@@ -121,7 +121,7 @@ def add():
     return relation_json(relation), 201, {"Location": url_for("relations.one", relation_id=relation.id)}
 
 
-@bp.patch("/api/relations/<int:relation_id>")
+@bp.patch("/api/relations/<int(max=2147483647):relation_id>")
 def change(relation_id: int):
     """Change a relation's kind, confidence or notes."""
     who = require(RELATIONS)
@@ -138,7 +138,7 @@ def change(relation_id: int):
     return relation_json(relation)
 
 
-@bp.delete("/api/relations/<int:relation_id>")
+@bp.delete("/api/relations/<int(max=2147483647):relation_id>")
 def remove(relation_id: int):
     """Remove a relation."""
     found(relation_id, require(RELATIONS))

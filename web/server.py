@@ -43,7 +43,8 @@ def create_server(app, host: str = "127.0.0.1", port: int = 5000, threads: int =
         app, host=host, port=port, threads=threads, connection_limit=connection_limit,
         channel_timeout=channel_timeout, cleanup_interval=max(1, min(30, channel_timeout // 2)),
         max_request_body_size=app.config["MAX_UPLOAD_BYTES"] + BODY_SLACK, ident="Evidenz",
-        clear_untrusted_proxy_headers=True)
+        clear_untrusted_proxy_headers=True,
+        asyncore_use_poll=True)  # poll, not select: select cannot watch a descriptor numbered 1024 or more
 
 
 def refuse_without_users(app, host: str) -> None:

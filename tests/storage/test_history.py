@@ -64,8 +64,7 @@ def test_log_keeps_the_answer_and_its_passages_without_their_scores(history):
     assert record["citations"][0]["passage_id"] == "fleming#0" and record["citations"][0]["spans"] == [[0, 20]]
     assert record["passages"] == [{"n": 1, "id": "fleming#0", "doc_id": "fleming", "title": "Alexander Fleming",
                                    "ref": None, "ref_he": None, "chunk": "Alexander Fleming was a Scottish physician.",
-                                   "community": None, "era": None, "authority_weight": None, "tier": None,
-                                   "relation": None}]
+                                   **dict.fromkeys(("community", "era", "authority_weight", "tier", "relation"))}]
     assert record["timings"] == {"classify": 1.5, "retrieve": 2.5, "total": 9.0}
     assert record["review_status"] == "unreviewed" and record["corrected_text"] is None
     assert record["reviewed_at"] is None and record["feedback"] == []

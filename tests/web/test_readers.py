@@ -5,6 +5,7 @@ classifier and writer are fakes. Every request below acts as one role through a 
 session cookie.
 """
 import json
+import re
 import time
 
 import pytest
@@ -89,6 +90,8 @@ def test_another_editor_does_not_see_the_private_book_and_an_admin_does(app, rol
     assert "kettles" not in {p["doc_id"] for p in ask(client, other).get_json()["passages"]}
     assert "kettles" in {d["id"] for d in client.get("/api/documents", headers=roles["admin"]).get_json()["documents"]}
     assert client.get("/api/stats", headers=roles["editor"]).get_json()["documents"] == 5
+    over = upload(client, "kettles.txt", b"Someone else's kettles.", headers=other)  # the same id, hidden from them
+    assert over.status_code == 409 and "document_id" in over.get_json()["error"]
     assert client.delete("/api/documents/kettles", headers=roles["editor"]).status_code == 200
 
 
@@ -106,6 +109,9 @@ def test_history_is_each_users_own_and_reviewers_read_and_correct_every_answer(a
     seen = client.get(f"/api/history/{editors['id']}", headers=reviewer).get_json()
     assert "kettles" not in {p["doc_id"] for p in seen["passages"]}  # the reviewer's tiers hide the private book
     assert all(not c["passage_id"].startswith("kettles") for c in seen["citations"])
+    assert "withheld" in seen["answer"] and "kettle" not in json.dumps(seen).lower()
+    listed = {i["id"]: i for i in client.get("/api/history", headers=reviewer).get_json()["items"]}
+    assert "withheld" in listed[editors["id"]]["answer"] and "withheld" not in listed[answer["id"]]["answer"]
     fixed = client.post(f"/api/history/{answer['id']}/review", headers=reviewer,
                         json={"status": "corrected", "corrected_text": "Alexander Fleming, in 1928."})
     assert fixed.status_code == 200
@@ -126,8 +132,7 @@ def test_an_unsigned_request_gets_401_everywhere_but_the_page_health_and_sign_in
     open_paths = {"/", "/api/health", "/api/session"}
     checked = 0
     for rule in app.url_map.iter_rules():
-        path = rule.rule.replace("<path:filename>", "app.js").replace("<int:user_id>", "1")
-        path = path.replace("<answer_id>", "x").replace("<doc_id>", "x").replace("<job_id>", "x")
+        path = re.sub(r"<[^>]+>", "1", rule.rule.replace("<path:filename>", "app.js"))
         for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
             response = client.open(path, method=method, json={} if method != "GET" else None)
             if rule.endpoint == "static" or (path in open_paths and not (path == "/api/session" and method == "DELETE")):
@@ -136,7 +141,7 @@ def test_an_unsigned_request_gets_401_everywhere_but_the_page_health_and_sign_in
                 assert response.status_code == 401, (method, path, response.status_code)
                 assert "sign in" in response.get_json()["error"] and response.headers["WWW-Authenticate"]
                 checked += 1
-    assert checked >= 15
+    assert checked >= 25
 
 
 def test_sign_in_sets_a_session_whose_changes_need_the_csrf_token(app, roles):
@@ -188,7 +193,9 @@ def test_an_admin_creates_users_and_sets_roles_and_tiers(app, roles):
     user_id = made.get_json()["user"]["id"]
     changed = client.patch(f"/api/users/{user_id}", headers=admin, json={"role": "learner", "tiers": ["canonical"]})
     assert changed.get_json()["user"]["tiers"] == ["canonical"]
-    assert client.patch(f"/api/users/{user_id}", headers=admin, json={"tiers": ["secret"]}).status_code == 400
+    for bad in ({"tiers": ["secret"]}, {"tiers": [[1]]}, {"role": []}, {"role": {}}, {"disabled": "yes"}):
+        assert client.patch(f"/api/users/{user_id}", headers=admin, json=bad).status_code == 400, bad
+    assert client.patch(f"/api/users/{2**70}", headers=admin, json={}).status_code == 404
     token = client.post(f"/api/users/{user_id}/tokens", headers=admin, json={"expires_days": 1}).get_json()
     me = client.get("/api/me", headers={"Authorization": f"Bearer {token['token']}"}).get_json()
     assert me["user"]["name"] == "rivka" and me["user"]["role"] == "learner"

@@ -44,6 +44,7 @@ from web.documents import bp as documents_bp
 from web.errors import register_error_handlers
 from web.guard import register_guard
 from web.history import bp as history_bp
+from web.openai_api import bp as openai_bp
 from web.query import bp as query_bp
 from web.relations import bp as relations_bp
 from web.server import serve
@@ -239,7 +240,7 @@ def create_app(config=None, pipeline=None, library=None) -> Flask:
     os.register_at_fork(after_in_child=loader.start_ingestor)
 
     register_error_handlers(app)
-    for blueprint in (query_bp, documents_bp, history_bp, accounts_bp, relations_bp):
+    for blueprint in (query_bp, documents_bp, history_bp, accounts_bp, openai_bp, relations_bp):
         app.register_blueprint(blueprint)
     for command in ingest_commands + evaluation_commands + [serve, load_command, db_commands, users_commands,
                                                             relations_commands]:

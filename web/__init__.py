@@ -11,5 +11,6 @@ services.py    what views read from the app: the loaded services and the history
 guard.py       the Host check and the refusal of cross-site writes
 auth.py        who is asking: personal owner, bearer token or session cookie (with CSRF); 401 and 403
 accounts.py    /api/session, /api/me, /api/users
+openai_api.py  /v1/chat/completions and /v1/models: Evidenz as a model for OpenAI-compatible chat apps
 server.py      `flask --app app serve`: waitress, which holds slow clients without a thread
 """

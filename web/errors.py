@@ -32,7 +32,11 @@ class ApiError(Exception):
 
 
 def respond(error: ApiError):
-    """The one JSON shape of an error response."""
+    """The one JSON shape of an error response; under /v1/ the OpenAI API's, which its clients read."""
+    if request.path.startswith("/v1/"):
+        kind = {401: "authentication_error", 403: "permission_error", 404: "not_found_error",
+                429: "rate_limit_error"}.get(error.status, "invalid_request_error" if error.status < 500 else "api_error")
+        return {"error": {"message": error.message, "type": kind, "code": error.status}}, error.status, error.headers
     return {"error": error.message}, error.status, error.headers
 
 

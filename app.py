@@ -44,6 +44,9 @@ from web.documents import bp as documents_bp
 from web.errors import register_error_handlers
 from web.guard import register_guard
 from web.history import bp as history_bp
+from web.logs import register_logs
+from web.metrics import bp as metrics_bp
+from web.mcp_server import mcp_command
 from web.openai_api import bp as openai_bp
 from web.query import bp as query_bp
 from web.relations import bp as relations_bp
@@ -107,6 +110,7 @@ DEFAULTS = {
     # user created does too. The limits on each user and address of a shared server (accounts/limits.py):
     "AUTH": "",
     **LIMIT_SETTINGS,
+    "LOG_QUESTIONS": False,  # the request log (web/logs.py) holds a question's text only when this is on
     "COMMUNITY_BOOST": False,  # the seeds' boosts for the reader's community, General and canonical passages (README)
 }
 
@@ -231,7 +235,8 @@ def create_app(config=None, pipeline=None, library=None) -> Flask:
         loader.load()
         if loader.error:
             raise SystemExit(f"Evidenz cannot start: {loader.error}")
-    register_guard(app)  # first: a refused request starts nothing
+    register_logs(app)  # first of all: every request, refused ones too, gets an id, a time and a log line
+    register_guard(app)  # then the Host check: a refused request starts nothing
     register_auth(app)  # then who is asking: a 401 starts nothing either
     app.before_request(loader.start)
     app.before_request(loader.start_ingestor)
@@ -240,9 +245,9 @@ def create_app(config=None, pipeline=None, library=None) -> Flask:
     os.register_at_fork(after_in_child=loader.start_ingestor)
 
     register_error_handlers(app)
-    for blueprint in (query_bp, documents_bp, history_bp, accounts_bp, openai_bp, relations_bp):
+    for blueprint in (query_bp, documents_bp, history_bp, accounts_bp, openai_bp, relations_bp, metrics_bp):
         app.register_blueprint(blueprint)
     for command in ingest_commands + evaluation_commands + [serve, load_command, db_commands, users_commands,
-                                                            relations_commands]:
+                                                            relations_commands, mcp_command]:
         app.cli.add_command(command)
     return app

@@ -11,6 +11,9 @@ services.py    what views read from the app: the loaded services and the history
 guard.py       the Host check and the refusal of cross-site writes
 auth.py        who is asking: personal owner, bearer token or session cookie (with CSRF); 401 and 403
 accounts.py    /api/session, /api/me, /api/users
+mcp_server.py  `flask --app app mcp`: search, fetch and ask over the Model Context Protocol (stdio)
 openai_api.py  /v1/chat/completions and /v1/models: Evidenz as a model for OpenAI-compatible chat apps
 server.py      `flask --app app serve`: waitress, which holds slow clients without a thread
+logs.py        the request log: one JSON line per request, with its id, route, status, time and the answer's timings
+metrics.py     /metrics in Prometheus's text format: stage latencies, answers, circuits, jobs, library size
 """

@@ -8,11 +8,12 @@ Does not: validate requests (validation.py) or decide anything about the answer.
 import json
 from dataclasses import asdict
 
-from flask import current_app, url_for
+from flask import current_app, g, url_for
 
 from hebrew.refs import hebrew_label
 from ingest.chunking import max_passage_chars
 from models import Citation, Evidence, Hit, Question, Relation, Result
+from web.metrics import observe
 from web.services import kept_history
 
 
@@ -100,13 +101,16 @@ def result_json(result: Result) -> dict:
 
 def logged(result: Result, reader=None) -> dict:
     """The result's JSON, logged in the answer history (when the app keeps one) with its new id, and with who
-    asked: the user, their community and the tiers searched."""
+    asked: the user, their community and the tiers searched; counted in /metrics and handed to the request log
+    (g.answer, read by logs.py when the request ends)."""
     body = result_json(result)
     history = kept_history()
     if history is not None:
         asker = {} if reader is None or reader.id is None else {
             "user_id": reader.id, "community": reader.community, "tiers": sorted(reader.tiers)}
         body["id"] = history.log({**body, **asker})
+    observe(body)
+    g.answer = body
     return body
 
 

@@ -1,0 +1,104 @@
+"""Evidenz over the Model Context Protocol (the official `mcp` SDK): three read-only tools and the works as a resource.
+
+- search(query, filters?, top_k?): passages with id, title, canonical reference (and its Hebrew label), a snippet
+  and the document's link;
+- fetch(id): a passage's whole text with its metadata and the passages before and after it;
+- ask(question, language?): the checked answer with its citations, or the honest decline.
+- evidenz://works: the library's works (documents by work, with their passage counts).
+`flask --app app mcp` serves them over stdio for Claude Desktop, coding agents and other local clients. They act
+for the server's owner, or, given --token, for that user (their tiers limit every result).
+Does not: change the library or the history (the tools are read-only; an answer is not logged).
+"""
+import json
+
+import click
+from flask import current_app
+from flask.cli import with_appcontext
+
+from accounts.passwords import digest
+from accounts.roles import OWNER
+from hebrew.refs import hebrew_label
+from web.auth import reader_of
+
+SNIPPET_CHARS = 300
+MAX_TOP_K = 20
+
+
+def passage_summary(chunk, text_chars: int = SNIPPET_CHARS) -> dict:
+    return {"id": chunk.id, "title": chunk.title, "ref": chunk.ref, "ref_he": hebrew_label(chunk.ref),
+            "snippet": chunk.text[:text_chars], "document_id": chunk.doc_id,
+            "community": chunk.community, "era": chunk.era, "authority_weight": chunk.authority_weight}
+
+
+def build_server(services, reader=OWNER):
+    """An MCPServer whose tools search and answer from services (the loaded pipeline and library) as reader."""
+    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    server = MCPServer("evidenz", instructions="Search a library of texts and get answers whose every claim cites a "
+                       "passage checked to support it. Use `ask` for an answer, `search` and `fetch` to read sources.")
+    pipeline, library = services.pipeline, services.library
+    store = getattr(library, "store", None) if library is not None else None
+
+    def hidden():
+        return store.hidden_documents(reader) if store is not None else frozenset()
+
+    @server.tool(description="Find the passages of the library that best match a query (hybrid BM25 and dense "
+                             "search). filters: document_ids, language, work, tier, community.")
+    def search(query: str, filters: dict | None = None, top_k: int = 5) -> list[dict]:
+        top_k = max(1, min(int(top_k), MAX_TOP_K))
+        hits = pipeline.retriever.search(query, top_k, filters=filters or None, hidden=hidden())
+        return [{**passage_summary(h.chunk), "score": round(h.score, 4)} for h in hits]
+
+    @server.tool(description="A passage's whole text, its metadata and the passages before and after it, by the id "
+                             "(or canonical reference) that search gave.")
+    def fetch(id: str) -> dict:
+        view = pipeline.retriever.library.current()
+        found = [p for p, _ in view.by_keys([id])]
+        chunks = [c for c in view.chunks_of(found) if c is not None and c.doc_id not in hidden()]
+        if not chunks:
+            raise ToolError(f"No passage {id[:100]!r} in the library; ids come from the search tool.")
+        before, after = view.neighbours(found[0])
+        return {**passage_summary(chunks[0], len(chunks[0].text)), "text": "\n".join(c.text for c in chunks),
+                "section_path": list(chunks[0].section_path), "before": before.text if before else None,
+                "after": after.text if after else None}
+
+    @server.tool(description="Answer a question from the library: every claim cites a passage checked to support it, "
+                             "or the answer says plainly that the sources do not answer. language: en, he, or auto.")
+    def ask(question: str, language: str | None = None) -> dict:
+        result = pipeline.ask(question, language=language, reader=reader)
+        answer = result.answer
+        passages = {n: h.chunk for n, h in enumerate(result.evidence.hits, start=1)}
+        return {"answer": answer.text, "declined": answer.declined, "generator": answer.generator,
+                "citations": [{"n": c.n, "passage_id": c.passage_id, "title": c.title, "ref": c.ref,
+                               "verified": c.verified, "support": c.support,
+                               "text": passages[c.n].text if c.n in passages else None} for c in answer.citations]}
+
+    @server.resource("evidenz://works", name="works", description="The library's works and their passage counts.",
+                     mime_type="application/json")
+    def works() -> str:
+        docs = store.documents(500, 0, "", reader=reader)[0] if store is not None else []
+        return json.dumps([{"id": d.id, "title": d.title, "work": d.work, "author": d.author, "language": d.language,
+                            "tier": d.tier, "passages": d.chunk_count} for d in docs], ensure_ascii=False)
+
+    return server
+
+
+@click.command("mcp")
+@click.option("--token", envvar="EVIDENZ_TOKEN", help="Act as the user of this token (their tiers); default: the owner.")
+@with_appcontext
+def mcp_command(token):
+    """Serve the MCP tools (search, fetch, ask) over stdio."""
+    app = current_app._get_current_object()
+    reader = OWNER
+    if token:
+        user = app.extensions["history"].accounts.token_user(digest(token))
+        if user is None:
+            raise click.ClickException("The token is not valid: unknown, revoked or expired.")
+        reader = reader_of(user)
+    loader = app.extensions["rag"]
+    if loader.services is None:
+        loader.load()
+    if loader.error:
+        raise click.ClickException(f"Evidenz cannot start: {loader.error}")
+    build_server(loader.services, reader).run("stdio")

@@ -14,6 +14,7 @@ accounts.py    /api/session, /api/me, /api/users
 mcp_server.py  `flask --app app mcp`: search, fetch and ask over the Model Context Protocol (stdio)
 openai_api.py  /v1/chat/completions and /v1/models: Evidenz as a model for OpenAI-compatible chat apps
 server.py      `flask --app app serve`: waitress, which holds slow clients without a thread
+shutdown.py    SIGTERM: stop accepting, finish the requests and streams in flight, then exit
 logs.py        the request log: one JSON line per request, with its id, route, status, time and the answer's timings
 metrics.py     /metrics in Prometheus's text format: stage latencies, answers, circuits, jobs, library size
 """

@@ -17,6 +17,7 @@ from flask import current_app
 from flask.cli import with_appcontext
 
 from web.auth import shared
+from web.shutdown import install as install_shutdown
 
 log = logging.getLogger(__name__)
 
@@ -79,5 +80,8 @@ def serve(host, port, threads, connection_limit, channel_timeout):
         raise click.ClickException(f"Evidenz cannot start: {loader.error}")
     loader.start_ingestor()
     server = create_server(app, host, port, threads, connection_limit, channel_timeout)
+    install_shutdown(server)
     click.echo(f"Evidenz serves http://{host}:{port} ({threads} threads, torch on {app.config['TORCH_THREADS']})")
     server.run()
+    server.task_dispatcher.shutdown()
+    click.echo("Evidenz stopped: the requests in flight were answered.")

@@ -9,7 +9,7 @@ from psycopg.types.json import Jsonb
 
 from accounts.roles import UserExists, check_role, check_tiers
 from postgres.database import Database
-from storage.accounts import JSON_FIELDS, USER_COLUMNS
+from storage.accounts import JSON_FIELDS, USER_COLUMNS, checked_changes, enabled
 
 
 class PgAccounts:
@@ -45,11 +45,7 @@ class PgAccounts:
         return [_user(r) for r in self.db.execute(f"SELECT {', '.join(USER_COLUMNS)} FROM users ORDER BY id")]
 
     def update(self, user_id: int, **fields) -> dict | None:
-        if "role" in fields:
-            check_role(fields["role"])
-        if fields.get("tiers") is not None:
-            fields["tiers"] = list(check_tiers(fields["tiers"]))
-        values = {k: Jsonb(v) if k in JSON_FIELDS and v is not None else v for k, v in fields.items()}
+        values = {k: Jsonb(v) if k in JSON_FIELDS and v is not None else v for k, v in checked_changes(fields).items()}
         if values:
             self.db.execute(f"UPDATE users SET {', '.join(f'{k} = %s' for k in values)} WHERE id = %s",
                             [*values.values(), user_id])
@@ -105,8 +101,7 @@ class PgAccounts:
         self.db.execute("DELETE FROM sessions WHERE hash = %s", (session_hash,))
 
     def _enabled(self, user_id: int) -> dict | None:
-        user = self.user(user_id)
-        return user if user and not user["disabled"] else None
+        return enabled(self.user(user_id))
 
     # usage counts
 

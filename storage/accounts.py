@@ -92,12 +92,8 @@ class Accounts:
 
     def update(self, user_id: int, **fields) -> dict | None:
         """Set some of: role, tiers (None: the role's), password_hash, disabled and the profile fields."""
-        if "role" in fields:
-            check_role(fields["role"])
-        if fields.get("tiers") is not None:
-            fields["tiers"] = list(check_tiers(fields["tiers"]))
         values = {k: json.dumps(v, ensure_ascii=False) if k in JSON_FIELDS and v is not None else v
-                  for k, v in fields.items()}
+                  for k, v in checked_changes(fields).items()}
         if values:
             self.db.execute(f"UPDATE users SET {', '.join(f'{k} = ?' for k in values)} WHERE id = ?",
                             [*values.values(), user_id])
@@ -153,8 +149,7 @@ class Accounts:
         self.db.execute("DELETE FROM sessions WHERE hash = ?", (session_hash,))
 
     def _enabled(self, user_id: int) -> dict | None:
-        user = self.user(user_id)
-        return user if user and not user["disabled"] else None
+        return enabled(self.user(user_id))
 
     # usage counts of the limits (accounts/limits.py)
 
@@ -165,6 +160,20 @@ class Accounts:
             return db.execute("INSERT INTO usage (key, window_start, count) VALUES (?, ?, ?) ON CONFLICT (key, window_start) "
                               "DO UPDATE SET count = count + excluded.count RETURNING count",
                               (key, window, amount)).fetchone()[0]
+
+
+def checked_changes(fields: dict) -> dict:
+    """A user's changes with role and tiers checked (ValueError names what is allowed), for both backends."""
+    if "role" in fields:
+        check_role(fields["role"])
+    if fields.get("tiers") is not None:
+        fields = {**fields, "tiers": list(check_tiers(fields["tiers"]))}
+    return fields
+
+
+def enabled(user: dict | None) -> dict | None:
+    """The user, unless there is none or they are disabled (their tokens and sessions then count for nothing)."""
+    return user if user and not user["disabled"] else None
 
 
 def _user(row) -> dict:

@@ -13,7 +13,7 @@ from flask import Blueprint, current_app, g, make_response, request
 
 from accounts.limits import check_sign_in
 from accounts.passwords import check_new_password, check_password, digest, hash_password, new_token
-from accounts.roles import PROFILE_FIELDS, ROLES, TIERS, USER_NAME, USERS, UserExists, default_tiers
+from accounts.roles import PROFILE_FIELDS, ROLES, TIERS, USER_NAME, USERS, UserExists, check_tiers, default_tiers
 from web.auth import SESSION_COOKIE, accounts, reader, require, shared
 from web.errors import ApiError
 from web.validation import LANGUAGE, json_body
@@ -71,9 +71,11 @@ def checked_changes(body: dict) -> dict:
     changes = checked_profile(body)
     if "role" in body and (not isinstance(body["role"], str) or body["role"] not in ROLES):
         raise ApiError(f'"role" must be one of {", ".join(ROLES)}.')
-    tiers = body.get("tiers")
-    if tiers is not None and (not isinstance(tiers, list) or not all(isinstance(t, str) and t in TIERS for t in tiers)):
-        raise ApiError(f'"tiers" must be a list of {", ".join(TIERS)}, or null for the role\'s.')
+    if body.get("tiers") is not None:
+        try:
+            check_tiers(body["tiers"] if isinstance(body["tiers"], list) else None)  # the roles module's own check
+        except ValueError as exc:
+            raise ApiError(f'"tiers": {exc} Send null for the role\'s.') from None
     if "disabled" in body and not isinstance(body["disabled"], bool):
         raise ApiError('"disabled" must be true or false.')
     for key in ("role", "tiers", "disabled"):

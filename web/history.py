@@ -53,14 +53,15 @@ def record(answer_id: str):
     return readable(answer_id, require(HISTORY))
 
 
-def readable(answer_id: str, who) -> dict:
+def readable(answer_id: str, who, hidden=...) -> dict:
     """The answer if who may read it, else a 404. Another user's answer comes without the passages of documents
-    hidden from who, and, when it rested on any, without its text (a quote of them)."""
+    hidden from who, and, when it rested on any, without its text (a quote of them).
+    hidden: the documents hidden from who, when the caller has them already (web/services.hidden_documents)."""
     found = history().get(answer_id, reader=who)
     if found is None:
         raise unknown_answer(answer_id)
     if found.get("user_id") != who.id:
-        hidden = hidden_documents(who)
+        hidden = hidden_documents(who) if hidden is ... else hidden
         kept = [p for p in found["passages"] if hidden is not None and p.get("doc_id") not in hidden]
         keys = {k for p in kept for k in (p.get("ref"), p.get("id"))}
         if len(kept) < len(found["passages"]):
@@ -76,8 +77,9 @@ def withheld(items: list[dict], who) -> list[dict]:
     """Summaries of other users' answers, their text withheld where it rested on passages hidden from who."""
     if who.everything:
         return items
+    hidden = hidden_documents(who)  # once for the page, not once a row
     for item in items:
-        found = readable(item["id"], who)
+        found = readable(item["id"], who, hidden)
         if found["answer"] == WITHHELD:
             item["answer"] = WITHHELD
     return items

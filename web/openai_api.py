@@ -12,12 +12,12 @@ Same sign-in, tiers and limits as /api/query (web/auth.py, accounts/limits.py); 
 import json
 import time
 
-from flask import Blueprint, Response, current_app, request, stream_with_context
+from flask import Blueprint, Response, stream_with_context
 
-from accounts.limits import check_query
 from accounts.roles import ASK
-from web.auth import accounts, require
+from web.auth import require
 from web.errors import ApiError
+from web.query import count_question
 from web.services import services
 from web.shaping import logged
 from web.validation import MAX_QUESTION_CHARS, json_body
@@ -95,9 +95,7 @@ def chat():
                        404)
     provider = model[len(MODEL) + 1:] or None
     question, turns = conversation(body.get("messages"))
-    if who.id is not None:
-        hosted = (provider or pipeline.generator.default) != "offline"
-        check_query(accounts(), current_app.config, who.id, request.remote_addr or "", hosted)
+    count_question(who, pipeline, provider)
     answer = logged(pipeline.ask(question, provider=provider, turns=turns, reader=who,
                                  language=who.profile.get("answer_language")), who)
     reply_id, created = f"chatcmpl-{answer['id'] or 'unlogged'}", int(time.time())

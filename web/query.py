@@ -78,12 +78,18 @@ def query_arguments(pipeline) -> dict:
     check_model(pipeline.generator, args["provider"], args["model"])
     if args["language"] is None and who.profile.get("answer_language"):
         args["language"] = who.profile["answer_language"]  # the reader's profile chooses when the request does not
-    if who.id is not None:
-        hosted = (args["provider"] or pipeline.generator.default) != "offline"
-        check_query(accounts(), current_app.config, who.id, request.remote_addr or "", hosted)
+    count_question(who, pipeline, args["provider"])
     history = kept_history()
     turns = history.turns(args["session_id"], reader=who) if history is not None and args["session_id"] else []
     return {**args, "turns": turns, "reader": who}
+
+
+def count_question(who, pipeline, provider: str | None) -> None:
+    """Count a signed-in user's question against their limits and their address's (a 429 past one), and a
+    hosted writer's answer against the day's model calls. The personal server's owner has no limits."""
+    if who.id is not None:
+        hosted = (provider or pipeline.generator.default) != "offline"
+        check_query(accounts(), current_app.config, who.id, request.remote_addr or "", hosted)
 
 
 @bp.post("/api/query")

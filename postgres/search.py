@@ -140,6 +140,11 @@ class PgView:
         found = {r[0]: chunk(r) for r in rows}
         return [found.get(int(k)) for k in keys]
 
+    def by_id(self, chunk_id: str) -> int | None:
+        """The id of the chunk with this chunk id; None when there is none."""
+        rows = self.db.execute("SELECT id FROM chunks WHERE chunk_id = %s LIMIT 1", (chunk_id,))
+        return rows[0][0] if rows else None
+
     def by_keys(self, keys) -> list[tuple[int, str]]:
         """(id, passage key) of every chunk of the passages named (a long seif is several), in library order."""
         rows = self.db.execute("SELECT id, coalesce(section_ref, chunk_id) FROM chunks WHERE section_ref = ANY(%(k)s) "

@@ -130,6 +130,14 @@ class View:
             found.setdefault(chunk.key, []).append(position)
         return found
 
+    @cached_property
+    def _by_id(self) -> dict[str, int]:
+        return {chunk.id: position for position, chunk in enumerate(self.chunks)}
+
+    def by_id(self, chunk_id: str) -> int | None:
+        """The position of the chunk with this id; None when there is none."""
+        return self._by_id.get(chunk_id)
+
     def by_keys(self, keys) -> list[tuple[int, str]]:
         """(position, passage key) of every chunk of the passages named (a long seif is several), in view order."""
         return sorted((p, key) for key in dict.fromkeys(keys) for p in self._by_passage.get(key, ()))

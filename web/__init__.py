@@ -11,7 +11,8 @@ services.py    what views read from the app: the loaded services and the history
 guard.py       the Host check and the refusal of cross-site writes
 auth.py        who is asking: personal owner, bearer token or session cookie (with CSRF); 401 and 403
 accounts.py    /api/session, /api/me, /api/users
-mcp_server.py  `flask --app app mcp`: search, fetch and ask over the Model Context Protocol (stdio)
+mcp_server.py  search, fetch and ask over the Model Context Protocol; `flask --app app mcp` serves them on stdio
+mcp_http.py    /mcp: the same tools over MCP's Streamable HTTP, for the signed-in reader
 openai_api.py  /v1/chat/completions and /v1/models: Evidenz as a model for OpenAI-compatible chat apps
 server.py      `flask --app app serve`: waitress, which holds slow clients without a thread
 shutdown.py    SIGTERM: stop accepting, finish the requests and streams in flight, then exit

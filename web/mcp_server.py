@@ -6,15 +6,18 @@
 - ask(question, language?): the checked answer with its citations, or the honest decline.
 - evidenz://works: the library's works (documents by work, with their passage counts).
 `flask --app app mcp` serves them over stdio for Claude Desktop, coding agents and other local clients. They act
-for the server's owner, or, given --token, for that user (their tiers limit every result).
+for the server's owner, or, given --token, for that user (their tiers limit every result). Over HTTP
+(web/mcp_http.py) one server answers every request, each for its own reader, set in ACTING.
 Does not: change the library or the history (the tools are read-only; an answer is not logged).
 """
 import json
+from contextvars import ContextVar
 
 import click
 from flask import current_app
 from flask.cli import with_appcontext
 
+from accounts.limits import OverLimit
 from accounts.passwords import digest
 from accounts.roles import OWNER
 from hebrew.refs import hebrew_label
@@ -23,6 +26,9 @@ from web.auth import reader_of
 SNIPPET_CHARS = 300
 MAX_TOP_K = 20
 
+# Whom an HTTP request's tools act for, and how its question is counted against their limits.
+ACTING: ContextVar[tuple] = ContextVar("evidenz_mcp_acting")
+
 
 def passage_summary(chunk, text_chars: int = SNIPPET_CHARS) -> dict:
     return {"id": chunk.id, "title": chunk.title, "ref": chunk.ref, "ref_he": hebrew_label(chunk.ref),
@@ -30,8 +36,9 @@ def passage_summary(chunk, text_chars: int = SNIPPET_CHARS) -> dict:
             "community": chunk.community, "era": chunk.era, "authority_weight": chunk.authority_weight}
 
 
-def build_server(services, reader=OWNER):
-    """An MCPServer whose tools search and answer from services (the loaded pipeline and library) as reader."""
+def build_server(services, reader=None):
+    """An MCPServer whose tools search and answer from services (the loaded pipeline and library) as reader, or,
+    when reader is None, as the reader ACTING names (the owner when none is set)."""
     from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
 
@@ -40,8 +47,11 @@ def build_server(services, reader=OWNER):
     pipeline, library = services.pipeline, services.library
     store = getattr(library, "store", None) if library is not None else None
 
+    def acting():
+        return (reader, lambda: None) if reader is not None else ACTING.get((OWNER, lambda: None))
+
     def hidden():
-        return store.hidden_documents(reader) if store is not None else frozenset()
+        return store.hidden_documents(acting()[0]) if store is not None else frozenset()
 
     @server.tool(description="Find the passages of the library that best match a query (hybrid BM25 and dense "
                              "search). filters: document_ids, language, work, tier, community.")
@@ -54,7 +64,8 @@ def build_server(services, reader=OWNER):
                              "(or canonical reference) that search gave.")
     def fetch(id: str) -> dict:
         view = pipeline.retriever.library.current()
-        found = [p for p, _ in view.by_keys([id])]
+        position = view.by_id(id)
+        found = [position] if position is not None else [p for p, _ in view.by_keys([id])]
         chunks = [c for c in view.chunks_of(found) if c is not None and c.doc_id not in hidden()]
         if not chunks:
             raise ToolError(f"No passage {id[:100]!r} in the library; ids come from the search tool.")
@@ -66,7 +77,12 @@ def build_server(services, reader=OWNER):
     @server.tool(description="Answer a question from the library: every claim cites a passage checked to support it, "
                              "or the answer says plainly that the sources do not answer. language: en, he, or auto.")
     def ask(question: str, language: str | None = None) -> dict:
-        result = pipeline.ask(question, language=language, reader=reader)
+        who, count = acting()
+        try:
+            count()
+        except OverLimit as e:
+            raise ToolError(e.message) from None
+        result = pipeline.ask(question, language=language, reader=who)
         answer = result.answer
         passages = {n: h.chunk for n, h in enumerate(result.evidence.hits, start=1)}
         return {"answer": answer.text, "declined": answer.declined, "generator": answer.generator,
@@ -77,7 +93,7 @@ def build_server(services, reader=OWNER):
     @server.resource("evidenz://works", name="works", description="The library's works and their passage counts.",
                      mime_type="application/json")
     def works() -> str:
-        docs = store.documents(500, 0, "", reader=reader)[0] if store is not None else []
+        docs = store.documents(500, 0, "", reader=acting()[0])[0] if store is not None else []
         return json.dumps([{"id": d.id, "title": d.title, "work": d.work, "author": d.author, "language": d.language,
                             "tier": d.tier, "passages": d.chunk_count} for d in docs], ensure_ascii=False)
 

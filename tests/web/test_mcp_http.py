@@ -1,0 +1,124 @@
+"""The MCP tools at /mcp through the SDK's own Streamable HTTP client, over real HTTP on the loopback.
+
+A real library, store, history and users (tests/builders.library_app); the embedder, classifier and writer are
+fakes, the checks real. On a shared server (on each backend) the tools take the user's bearer token: a learner's
+search, fetch, ask and works never show an editor's private book, and an unsigned client is refused.
+"""
+import asyncio
+import json
+
+import httpx2
+import pytest
+from mcp import ClientSession
+from mcp.client.streamable_http import streamable_http_client
+
+from accounts.passwords import digest, hash_password, new_token
+from builders import BOOK, library_app, upload, wait_for
+
+KETTLE = "How hot should the water for green tea be?"
+
+
+@pytest.fixture
+def app(tmp_path):
+    return library_app({"TESTING": True, "MAX_UPLOAD_BYTES": 200_000}, tmp_path / "lib")
+
+
+@pytest.fixture
+def any_app(tmp_path, backend):
+    return library_app({"TESTING": True, "MAX_UPLOAD_BYTES": 200_000}, tmp_path / "lib", backend=backend)
+
+
+def payload(result):
+    """The JSON a tool returned (its structured content, else its first text part)."""
+    if result.structured_content:
+        return result.structured_content.get("result", result.structured_content)
+    return json.loads(result.content[0].text)
+
+
+def session_run(url, work, token=None):
+    async def run():
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        async with httpx2.AsyncClient(headers=headers, timeout=60) as http, \
+                streamable_http_client(url, http_client=http) as (read, write), \
+                ClientSession(read, write) as session:
+            await session.initialize()
+            return await work(session)
+    return asyncio.run(run())
+
+
+def make_user(app, name, role):
+    accounts = app.extensions["history"].accounts
+    user = accounts.create(name, role, hash_password("correct horse battery"))
+    token = new_token()
+    accounts.add_token(user["id"], digest(token), "mcp", None)
+    return token
+
+
+def test_an_mcp_client_over_http_lists_the_tools_and_gets_a_checked_answer(app, serve):
+    async def work(session):
+        tools = {t.name for t in (await session.list_tools()).tools}
+        found = payload(await session.call_tool("search", {"query": "Who discovered penicillin?", "top_k": 2}))
+        passage = payload(await session.call_tool("fetch", {"id": found[0]["id"]}))
+        answer = payload(await session.call_tool("ask", {"question": "Who discovered penicillin?"}))
+        bad = await session.call_tool("fetch", {"id": "no-such-passage"})
+        works = json.loads((await session.read_resource("evidenz://works")).contents[0].text)
+        return tools, found, passage, answer, bad, works
+
+    tools, found, passage, answer, bad, works = session_run(serve(app).url + "/mcp", work)
+    assert {"search", "fetch", "ask"} <= tools
+    assert len(found) == 2 and "penicillin" in found[0]["snippet"].lower()
+    assert passage["id"] == found[0]["id"] and passage["text"].startswith(found[0]["snippet"][:40])
+    assert answer["citations"][0]["passage_id"] == "fleming#0" and not answer["declined"]
+    assert "penicillin" in answer["citations"][0]["text"] and "[1]" in answer["answer"]
+    assert bad.is_error and "search tool" in bad.content[0].text
+    assert works and all(w["passages"] > 0 for w in works)
+
+
+def test_get_and_delete_are_405_as_a_stateless_server_answers(app, serve):
+    url = serve(app).url + "/mcp"
+    for method in ("GET", "DELETE"):
+        response = httpx2.request(method, url, headers={"Accept": "text/event-stream"})
+        assert response.status_code == 405 and "not allowed" in response.json()["error"]
+
+
+def test_on_a_shared_server_the_tools_act_for_the_tokens_user_and_their_tiers(any_app, serve):
+    app = any_app
+    editor, learner = make_user(app, "editor", "editor"), make_user(app, "learner", "learner")
+    client = app.test_client()
+    response = upload(client, "kettles.txt", BOOK.encode(), headers={"Authorization": f"Bearer {editor}"},
+                      tier="private")
+    assert wait_for(client, response.get_json(), headers={"Authorization": f"Bearer {editor}"})["status"] == "done"
+    url = serve(app).url + "/mcp"
+
+    def work(private_id=None):
+        async def run(session):
+            found = payload(await session.call_tool("search", {"query": KETTLE, "top_k": 10}))
+            answer = payload(await session.call_tool("ask", {"question": KETTLE}))
+            fetched = await session.call_tool("fetch", {"id": private_id or found[0]["id"]})
+            works = json.loads((await session.read_resource("evidenz://works")).contents[0].text)
+            return found, answer, fetched, works
+        return run
+
+    found, answer, fetched, works = session_run(url, work(), token=editor)
+    private_id = found[0]["id"]
+    assert found[0]["document_id"] == "kettles" and "kettles" in {w["id"] for w in works}
+    assert not fetched.is_error and answer["citations"][0]["passage_id"].startswith("kettles")
+    found, answer, fetched, works = session_run(url, work(private_id), token=learner)
+    assert found and all(f["document_id"] != "kettles" for f in found)
+    assert all(not c["passage_id"].startswith("kettles") for c in answer["citations"])
+    assert fetched.is_error and "kettles" not in {w["id"] for w in works}
+    unsigned = httpx2.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+                           headers={"Accept": "application/json, text/event-stream"})
+    assert unsigned.status_code == 401 and unsigned.headers["WWW-Authenticate"].startswith("Bearer")
+
+
+def test_ask_counts_against_the_users_question_limit(tmp_path, serve):
+    app = library_app({"TESTING": True, "LIMIT_QUERIES_PER_MINUTE": 1}, tmp_path / "lib")
+    token = make_user(app, "learner", "learner")
+
+    async def work(session):
+        return [await session.call_tool("ask", {"question": "Who discovered penicillin?"}) for _ in range(2)]
+
+    first, second = session_run(serve(app).url + "/mcp", work, token=token)
+    assert not first.is_error and payload(first)["citations"]
+    assert second.is_error and "Try again in" in second.content[0].text

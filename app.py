@@ -47,6 +47,7 @@ from web.history import bp as history_bp
 from web.logs import register_logs
 from web.metrics import bp as metrics_bp
 from web.mcp_http import bp as mcp_bp
+from web.openapi import bp as openapi_bp
 from web.mcp_server import mcp_command
 from web.openai_api import bp as openai_bp
 from web.query import bp as query_bp
@@ -246,7 +247,8 @@ def create_app(config=None, pipeline=None, library=None) -> Flask:
     os.register_at_fork(after_in_child=loader.start_ingestor)
 
     register_error_handlers(app)
-    for blueprint in (query_bp, documents_bp, history_bp, accounts_bp, openai_bp, relations_bp, metrics_bp, mcp_bp):
+    for blueprint in (query_bp, documents_bp, history_bp, accounts_bp, openai_bp, relations_bp, metrics_bp, mcp_bp,
+                      openapi_bp):
         app.register_blueprint(blueprint)
     for command in ingest_commands + evaluation_commands + [serve, load_command, db_commands, users_commands,
                                                             relations_commands, mcp_command]:

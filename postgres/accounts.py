@@ -1,5 +1,8 @@
 """Users, tokens, sessions and usage counts in PostgreSQL: storage/accounts.py's Accounts, method for method.
 
+Text and jsonb cannot hold the NUL character: it is dropped from a stored token label or profile field (as
+postgres/history.py drops it from answers), and a name holding one matches no user.
+
 Does not: decide who may do what (accounts/roles.py) or read requests (web/auth.py).
 """
 import time
@@ -8,7 +11,7 @@ from psycopg import errors
 from psycopg.types.json import Jsonb
 
 from accounts.roles import UserExists, check_role, check_tiers
-from postgres.database import Database
+from postgres.database import Database, lookup_value, storable
 from storage.accounts import JSON_FIELDS, USER_COLUMNS, checked_changes, enabled
 
 
@@ -38,14 +41,15 @@ class PgAccounts:
         return _user(rows[0]) if rows else None
 
     def user_named(self, name: str) -> dict | None:
-        rows = self.db.execute(f"SELECT {', '.join(USER_COLUMNS)} FROM users WHERE name = %s", (name,))
+        rows = self.db.execute(f"SELECT {', '.join(USER_COLUMNS)} FROM users WHERE name = %s", (lookup_value(name),))
         return _user(rows[0]) if rows else None
 
     def users(self) -> list[dict]:
         return [_user(r) for r in self.db.execute(f"SELECT {', '.join(USER_COLUMNS)} FROM users ORDER BY id")]
 
     def update(self, user_id: int, **fields) -> dict | None:
-        values = {k: Jsonb(v) if k in JSON_FIELDS and v is not None else v for k, v in checked_changes(fields).items()}
+        values = {k: Jsonb(v) if k in JSON_FIELDS and v is not None else v
+                  for k, v in storable(checked_changes(fields)).items()}
         if values:
             self.db.execute(f"UPDATE users SET {', '.join(f'{k} = %s' for k in values)} WHERE id = %s",
                             [*values.values(), user_id])
@@ -56,7 +60,7 @@ class PgAccounts:
     def add_token(self, user_id: int, token_hash: str, name: str | None, expires_at: float | None) -> int:
         return self.db.execute("INSERT INTO tokens (user_id, name, hash, created_at, expires_at) "
                                "VALUES (%s, %s, %s, %s, %s) RETURNING id",
-                               (user_id, name, token_hash, time.time(), expires_at))[0][0]
+                               (user_id, storable(name), token_hash, time.time(), expires_at))[0][0]
 
     def tokens(self, user_id: int) -> list[dict]:
         names = ("id", "name", "created_at", "expires_at", "revoked_at", "last_used_at")

@@ -7,9 +7,12 @@ is checked before it is lent, so a database restarted under a running server cos
 lost a serialisation race; when the database cannot be reached it raises Unavailable, which the API answers with
 a 503. Migrations are numbered in the table schema_version; `upgrade` applies the missing ones under an advisory
 lock (several servers may start at once) and refuses a schema newer than this Evidenz knows.
+`storable` gives a value as PostgreSQL can hold it (text and jsonb hold no NUL, jsonb no NaN), `lookup_value`
+one to look up by (text with a NUL matches nothing).
 Does not: define the tables (schema.py) or know what they hold (store.py, library.py, history.py).
 """
 import logging
+import math
 import re
 import time
 from contextlib import contextmanager
@@ -183,3 +186,21 @@ def check_known(db: Database, version: int, known: int) -> None:
 def _unreachable(exc: Exception) -> str:
     first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
     return f"the database cannot be reached ({first})"
+
+
+def storable(value):
+    """value as PostgreSQL keeps it: text without NUL characters, NaN and infinities as None, in lists and dicts too."""
+    if isinstance(value, str):
+        return value.replace("\x00", "")
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {storable(k): storable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [storable(v) for v in value]
+    return value
+
+
+def lookup_value(value):
+    """A value to look up: text holding a NUL is none that was stored, so it is sent as NULL, which equals nothing."""
+    return None if isinstance(value, str) and "\x00" in value else value

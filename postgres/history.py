@@ -10,14 +10,14 @@ Feedback locks its answer's row, so concurrent buttons never pass MAX_FEEDBACK_P
 The table provider_state holds each model provider's last state for every server's health.
 Does not: delete answers, or hold the library (postgres/library.py).
 """
-import math
 import time
 
 from psycopg.types.json import Jsonb
 
 from hebrew.normal import normalise
 from postgres.accounts import PgAccounts
-from postgres.database import Database
+from postgres.database import Database, storable
+from postgres.database import lookup_value as _key
 from storage.answers import (
     JSON_COLUMNS,
     RATINGS,
@@ -147,20 +147,3 @@ class PgHistory:
         """The providers' last states by name."""
         return dict(self.db.execute("SELECT name, state FROM provider_state"))
 
-
-def storable(value):
-    """value as PostgreSQL keeps it: text without NUL characters, NaN and infinities as None, in lists and dicts too."""
-    if isinstance(value, str):
-        return value.replace("\x00", "")
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, dict):
-        return {storable(k): storable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [storable(v) for v in value]
-    return value
-
-
-def _key(value):
-    """An id to look up: one holding a NUL is none that was stored, so it is sent as NULL, which equals nothing."""
-    return None if isinstance(value, str) and "\x00" in value else value

@@ -13,6 +13,7 @@ auth.py        who is asking: personal owner, bearer token or session cookie (wi
 accounts.py    /api/session, /api/me, /api/users
 mcp_server.py  search, fetch and ask over the Model Context Protocol; `flask --app app mcp` serves them on stdio
 mcp_http.py    /mcp: the same tools over MCP's Streamable HTTP, for the signed-in reader
+openapi.py     /api/openapi.json: the API described in OpenAPI 3.1 (the document is built in web/spec/)
 openai_api.py  /v1/chat/completions and /v1/models: Evidenz as a model for OpenAI-compatible chat apps
 server.py      `flask --app app serve`: waitress, which holds slow clients without a thread
 shutdown.py    SIGTERM: stop accepting, finish the requests and streams in flight, then exit

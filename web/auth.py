@@ -20,7 +20,7 @@ from web.guard import LOCAL_HOSTS, UNSAFE_METHODS
 
 SESSION_COOKIE = "evidenz_session"
 CSRF_HEADER = "X-CSRF-Token"
-OPEN_ENDPOINTS = frozenset({"api.index", "api.health", "static", "accounts.sign_in"})
+OPEN_ENDPOINTS = frozenset({"api.index", "api.health", "static", "accounts.sign_in", "openapi.spec"})
 SIGN_IN = ("Sign in on the page, or send Authorization: Bearer <token> (an admin makes one with "
            "`flask --app app users token NAME`).")
 

@@ -33,6 +33,7 @@ DOCUMENT_ID = re.compile(r"^[\w-]{1,80}$")
 MAX_FILENAME_CHARS = 255  # what file systems allow
 ROOM = threading.Lock()  # held while the limits are checked and a job is queued (one process; see README)
 DEFAULT_PAGE, PAGE_MAX = 100, 500
+QUEUE_RETRY_SECONDS = 30  # the Retry-After of a 429 for a full queue: about what a few jobs take
 FIXED = "This server's library is fixed (an evaluation build); it cannot add documents."
 
 
@@ -52,7 +53,7 @@ def check_room(worker: Ingestor, upload_bytes: int = 0, name: str = "") -> None:
     if queued >= most:
         raise ApiError(f"{queued} ingest jobs are already waiting, the most this server queues (MAX_QUEUED_JOBS "
                        f"is {most}). Wait for them to finish, then send this again; an operator can raise "
-                       "FLASK_MAX_QUEUED_JOBS.", 429)
+                       "FLASK_MAX_QUEUED_JOBS.", 429, {"Retry-After": str(QUEUE_RETRY_SECONDS)})
     if upload_bytes > config["MAX_UPLOAD_BYTES"]:
         raise ApiError(f"{name} is {_mb(upload_bytes)}; an upload may be at most {_mb(config['MAX_UPLOAD_BYTES'])} "
                        "(MAX_UPLOAD_BYTES). Split the file and upload the parts, or raise FLASK_MAX_UPLOAD_BYTES.", 413)

@@ -6,7 +6,8 @@ the same Host check, sign-in (Authorization: Bearer <token> on a shared server),
 rest of the API, and its tools act for the signed-in reader: their tiers limit every result, and `ask` counts
 against their question limits. GET and DELETE get 405 (no standalone event stream, no sessions to end), which
 the MCP clients expect of a stateless server.
-Does not: hold sessions or push notifications, or serve the tools over stdio (web/mcp_server.py does).
+Does not: hold sessions or push notifications (a subscriptions/listen request, which would open an event
+stream, gets 400), or serve the tools over stdio (web/mcp_server.py does).
 """
 import threading
 
@@ -15,6 +16,7 @@ from flask import Blueprint, Response, current_app, request
 
 from accounts.roles import ASK
 from web.auth import require
+from web.errors import ApiError
 from web.mcp_server import ACTING, build_server
 from web.query import count_question
 from web.services import services
@@ -22,6 +24,10 @@ from web.services import services
 bp = Blueprint("mcp", __name__)
 
 _building = threading.Lock()  # streamable_http_app() swaps the server's session manager: take it under the lock
+# What the SDK's bodiless refusals mean, said as the rest of the API says it ({"error": ...}).
+BODILESS = {406: "Send Accept: application/json; this server answers each MCP request with JSON."}
+NO_STREAMS = ("This server answers each MCP request with one JSON response and holds no event streams, so "
+              "subscriptions/listen is not offered; call the tools directly.")
 
 
 def mcp_server():
@@ -37,6 +43,8 @@ def mcp_server():
 def mcp():
     """One MCP message (initialize, tools/list, tools/call ...), answered by the SDK as JSON."""
     who = require(ASK)
+    if request.mimetype != "application/json":  # the SDK's own refusal is a bare line, not JSON
+        raise ApiError("Send one JSON-RPC message with Content-Type: application/json.", 415)
     pipeline = services().pipeline
     server = mcp_server()
     with _building:
@@ -48,21 +56,33 @@ def mcp():
         status, headers, body = anyio.run(exchange, asgi, manager, scope(), request.get_data())
     finally:
         ACTING.reset(token)
-    return Response(body, status, headers)
+    if status is None:  # the SDK began an event stream, which this server does not hold open
+        raise ApiError(NO_STREAMS, 400)
+    if status >= 400 and not any(k.lower() == "content-type" for k, _ in headers):
+        raise ApiError(BODILESS.get(status, f"The MCP request was refused ({status}); send one JSON-RPC message "
+                                            "as application/json."), status)
+    response = Response(body, status, headers)
+    if not body:  # 202 for a notification: no body, so no media type
+        del response.headers["Content-Type"]
+    return response
 
 
 def scope() -> dict:
-    """This request as an ASGI HTTP scope, at the path the SDK's app routes."""
+    """This request as an ASGI HTTP scope, at the path the SDK's app routes; its Content-Type as mcp() checked it
+    (werkzeug reads "Application/JSON" as JSON, the SDK would not)."""
+    headers = [(k, request.mimetype if k.lower() == "content-type" else v) for k, v in request.headers.items()]
     server_name, _, port = request.host.rpartition(":") if ":" in request.host else (request.host, "", "")
     return {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
             "scheme": request.scheme, "path": "/mcp", "raw_path": b"/mcp", "root_path": "", "query_string": b"",
-            "headers": [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in request.headers.items()],
+            "headers": [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers],
             "client": (request.remote_addr or "", 0), "server": (server_name, int(port) if port.isdigit() else 80)}
 
 
-async def exchange(asgi, manager, scope: dict, body: bytes) -> tuple[int, list, bytes]:
-    """Run the SDK's app on one request and collect its whole response."""
+async def exchange(asgi, manager, scope: dict, body: bytes) -> tuple[int | None, list, bytes]:
+    """Run the SDK's app on one request and collect its whole response; status None when the SDK began an event
+    stream instead (subscriptions/listen), which never ends by itself and so is cut off at once."""
     start, parts, done, sent = {}, [], anyio.Event(), False
+    cut = anyio.CancelScope()
 
     async def receive():
         nonlocal sent
@@ -75,12 +95,17 @@ async def exchange(asgi, manager, scope: dict, body: bytes) -> tuple[int, list, 
     async def send(message):
         if message["type"] == "http.response.start":
             start.update(message)
+            if dict(message.get("headers", [])).get(b"content-type", b"").startswith(b"text/event-stream"):
+                cut.cancel()
         elif message["type"] == "http.response.body":
             parts.append(message.get("body", b""))
             if not message.get("more_body"):
                 done.set()
 
     async with manager.run():
-        await asgi(scope, receive, send)
+        with cut:
+            await asgi(scope, receive, send)
+    if cut.cancel_called:
+        return None, [], b""
     headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in start.get("headers", [])]
     return start.get("status", 500), headers, b"".join(parts)

@@ -22,6 +22,7 @@ from accounts.passwords import digest
 from accounts.roles import OWNER
 from hebrew.refs import hebrew_label
 from web.auth import reader_of
+from web.validation import LANGUAGE, MAX_QUESTION_CHARS
 
 SNIPPET_CHARS = 300
 MAX_TOP_K = 20
@@ -77,6 +78,11 @@ def build_server(services, reader=None):
     @server.tool(description="Answer a question from the library: every claim cites a passage checked to support it, "
                              "or the answer says plainly that the sources do not answer. language: en, he, or auto.")
     def ask(question: str, language: str | None = None) -> dict:
+        question = question.strip()
+        if not 0 < len(question) <= MAX_QUESTION_CHARS:  # as /api/query takes it (web/validation.py)
+            raise ToolError(f"question must be 1 to {MAX_QUESTION_CHARS:,} characters; write a question.")
+        if language is not None and not LANGUAGE.fullmatch(language):
+            raise ToolError('language must be "auto" or a language code such as "en" or "he".')
         who, count = acting()
         try:
             count()

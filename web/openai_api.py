@@ -28,6 +28,7 @@ MODEL = "evidenz"
 FIELDS = ("model", "messages", "stream", "temperature", "top_p", "max_tokens", "max_completion_tokens", "n", "user",
           "stream_options", "presence_penalty", "frequency_penalty", "seed", "stop")  # the rest are accepted, unused
 MAX_MESSAGES = 50
+ROLES = ("system", "developer", "user", "assistant", "tool", "function")
 PIECE_CHARS = 80  # of the checked answer per streamed chunk
 
 
@@ -50,9 +51,13 @@ def conversation(messages) -> tuple[str, list[dict]]:
         raise ApiError(f'"messages" must be a list of 1 to {MAX_MESSAGES} messages, the last one from the user.')
     said = []
     for message in messages:
-        if not isinstance(message, dict) or message.get("role") not in ("system", "developer", "user", "assistant"):
-            raise ApiError('Each message must be an object with "role" (system, user or assistant) and "content".')
-        said.append((message["role"], text_of(message.get("content"))))
+        if not isinstance(message, dict) or message.get("role") not in ROLES:
+            raise ApiError('Each message must be an object with "role" (system, user, assistant or tool) and '
+                           '"content".')
+        if message["role"] in ("user", "assistant"):  # the rest (instructions, tool results) are read past
+            said.append((message["role"], text_of(message.get("content"))))
+    if not said:
+        raise ApiError("The last message must be the user's question, as text.")
     if said[-1][0] != "user" or not said[-1][1].strip():
         raise ApiError("The last message must be the user's question, as text.")
     question = said[-1][1].strip()
@@ -69,7 +74,9 @@ def conversation(messages) -> tuple[str, list[dict]]:
 
 
 def text_of(content) -> str:
-    """A message's text: a string, or the text parts of a list of content parts."""
+    """A message's text: a string, or the text parts of a list of content parts; none for an assistant's tool call."""
+    if content is None:
+        return ""
     if isinstance(content, str):
         return content
     if isinstance(content, list) and all(isinstance(p, dict) for p in content):
@@ -95,6 +102,8 @@ def chat():
                        404)
     provider = model[len(MODEL) + 1:] or None
     question, turns = conversation(body.get("messages"))
+    if body.get("stream") is not None and not isinstance(body["stream"], bool):
+        raise ApiError('"stream" must be true (the answer as server-sent events) or false.')
     count_question(who, pipeline, provider)
     answer = logged(pipeline.ask(question, provider=provider, turns=turns, reader=who,
                                  language=who.profile.get("answer_language")), who)

@@ -248,3 +248,14 @@ def test_a_planted_link_shows_as_text_and_its_instruction_is_flagged(page, serve
     assert answer.locator("a[href='/api/health']").count() == 1  # a link to this server stays one
     flag = turn.locator(".warnings .flagged-claim")
     assert "uploaded document" in flag.text_content() and "zebra portal" in flag.text_content()
+
+
+def test_the_page_links_the_apis_openapi_description(page, serve):
+    server = serve(create_app({"TESTING": True}, pipeline=make_pipeline()))
+    page.goto(server.url)
+    link = page.locator("footer a#api-spec")
+    assert link.is_visible() and "OpenAPI" in link.text_content()
+    with page.expect_response(lambda r: r.url.endswith("/api/openapi.json")) as opened:
+        link.click()
+    spec = opened.value.json()
+    assert spec["openapi"] == "3.1.0" and "/api/query" in spec["paths"]

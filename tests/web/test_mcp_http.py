@@ -81,6 +81,36 @@ def test_get_and_delete_are_405_as_a_stateless_server_answers(app, serve):
         assert response.status_code == 405 and "not allowed" in response.json()["error"]
 
 
+def test_what_the_sdk_refuses_without_a_json_body_is_refused_in_the_apis_json(app, serve):
+    url, modern = serve(app).url + "/mcp", {"MCP-Protocol-Version": "2026-07-28"}
+    listen = {"jsonrpc": "2.0", "id": 1, "method": "subscriptions/listen", "params": {
+        "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                  "io.modelcontextprotocol/clientCapabilities": {}}, "notifications": {"toolsListChanged": True}}}
+    text = httpx2.post(url, content=b'{"jsonrpc": "2.0", "id": 1, "method": "ping"}',
+                       headers={"Content-Type": "text/plain"})
+    assert text.status_code == 415 and "Content-Type: application/json" in text.json()["error"]
+    shouted = httpx2.post(url, content=b'{"jsonrpc": "2.0", "id": 1, "method": "ping"}',
+                          headers={"Content-Type": "Application/JSON"})
+    assert shouted.status_code == 200 and shouted.json()["result"] == {}
+    unacceptable = httpx2.post(url, json=listen, headers={"Accept": "text/html", **modern})
+    assert unacceptable.status_code == 406 and "Accept: application/json" in unacceptable.json()["error"]
+    # a notification stream never ends by itself: refused at once, not held open
+    streamed = httpx2.post(url, json=listen, headers={"Mcp-Method": "subscriptions/listen", **modern}, timeout=10)
+    assert streamed.status_code == 400 and "subscriptions/listen" in streamed.json()["error"]
+    noted = httpx2.post(url, json={"jsonrpc": "2.0", "method": "notifications/initialized"})
+    assert noted.status_code == 202 and noted.content == b"" and "Content-Type" not in noted.headers
+
+
+def test_ask_takes_a_question_as_the_api_does(app, serve):
+    async def work(session):
+        return [await session.call_tool("ask", arguments) for arguments in
+                ({"question": "   "}, {"question": "x" * 2001}, {"question": "Who?", "language": "english"})]
+
+    for refused in session_run(serve(app).url + "/mcp", work):
+        assert refused.is_error and ("question must be" in refused.content[0].text
+                                     or "language must be" in refused.content[0].text)
+
+
 def test_on_a_shared_server_the_tools_act_for_the_tokens_user_and_their_tiers(any_app, serve):
     app = any_app
     editor, learner = make_user(app, "editor", "editor"), make_user(app, "learner", "learner")

@@ -61,6 +61,9 @@ def test_models_and_refusals_in_the_clients_own_errors(client):
         client.chat.completions.create(model="evidenz", messages=[{"role": "assistant", "content": "hi"}])
     with pytest.raises(openai.BadRequestError):
         client.chat.completions.create(model="evidenz", messages=[])
+    with pytest.raises(openai.BadRequestError, match='"stream" must be true'):  # not a stream for "no"
+        client.chat.completions.create(model="evidenz", messages=[{"role": "user", "content": QUESTION}],
+                                       extra_body={"stream": "no"})
 
 
 def test_a_shared_server_takes_the_users_token_as_the_api_key(app, serve):
@@ -74,3 +77,15 @@ def test_a_shared_server_takes_the_users_token_as_the_api_key(app, serve):
     reply = signed.chat.completions.create(model="evidenz", messages=[{"role": "user", "content": QUESTION}])
     assert reply.model_extra["citations"]
     assert app.extensions["history"].get(reply.model_extra["evidenz"]["answer_id"])["user_id"] == user["id"]
+
+
+def test_tool_turns_and_an_assistant_message_without_content_are_read_past(client):
+    messages = [{"role": "user", "content": "Who discovered penicillin?"},
+                {"role": "assistant", "content": None, "tool_calls": [{"id": "c1", "type": "function",
+                                                                        "function": {"name": "x", "arguments": "{}"}}]},
+                {"role": "tool", "tool_call_id": "c1", "content": "nothing"},
+                {"role": "user", "content": QUESTION}]
+    reply = client.chat.completions.create(model="evidenz", messages=messages)
+    assert reply.model_extra["citations"][0]["passage_id"] == "fleming#0"
+    with pytest.raises(openai.BadRequestError, match="last message"):
+        client.chat.completions.create(model="evidenz", messages=[{"role": "system", "content": "Be brief."}])

@@ -6,6 +6,7 @@ may answer 400 for a Host the server does not answer to; on a shared server, 401
 that may not, or a cookie request without its CSRF token; and 503 while the models load or when the database
 cannot be reached; and 414 for a URL past 8,192 characters. Those are added to each operation by `operation`.
 """
+from web.validation import MAX_OFFSET
 
 ERROR = {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}},
          "description": "What went wrong and what to do about it."}
@@ -27,6 +28,16 @@ DESCRIPTIONS = {400: "The request cannot be used; the message says what to send.
                 429: "Past a limit; Retry-After says when to try again.",
                 503: "The models are still loading, loading failed, or the database cannot be reached."}
 ALWAYS = (400, 401, 403, 414, 503)  # any operation may answer these (web/guard.py, web/auth.py, web/services.py)
+
+
+def page(key: str, item: dict, most: int, description: str) -> dict:
+    """A page of a list: key holds at most `most` items; total counts every match; limit and offset as asked."""
+    return {"type": "object", "description": description, "required": [key, "total", "limit", "offset"],
+            "properties": {key: {"type": "array", "items": item, "maxItems": most},
+                           "total": {"type": "integer", "minimum": 0, "description": "How many match in all."},
+                           "limit": {"type": "integer", "minimum": 1, "maximum": most},
+                           "offset": {"type": "integer", "minimum": 0, "maximum": MAX_OFFSET}},
+            "additionalProperties": False}
 
 
 def ref(name: str) -> dict:

@@ -18,7 +18,7 @@ from storage.answers import (
     STATUSES,
     SUMMARY_CHARS,
 )
-from web.spec.common import body, json_content, ok, operation, path_param, query_param, ref
+from web.spec.common import body, json_content, ok, operation, page, path_param, query_param, ref
 from web.validation import MAX_OFFSET, MODES
 
 TAGS = ("history",)
@@ -50,14 +50,7 @@ SCHEMAS = {
         },
         "additionalProperties": False,
     },
-    "HistoryPage": {
-        "type": "object", "required": ["items", "total", "limit", "offset"],
-        "properties": {"items": {"type": "array", "items": ref("HistorySummary"), "maxItems": MAX_PAGE},
-                       "total": {**COUNT, "description": "How many answers match in all."},
-                       "limit": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE},
-                       "offset": {"type": "integer", "minimum": 0, "maximum": MAX_OFFSET}},
-        "additionalProperties": False,
-    },
+    "HistoryPage": page("items", ref("HistorySummary"), MAX_PAGE, "A page of the answers that match, newest first."),
     "StoredCitation": {
         "type": "object", "description": "A checked citation of the answer, as logged.",
         "required": ["n", "passage_id", "title", "ref", "valid", "quote_verified", "support", "verified", "spans"],

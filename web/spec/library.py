@@ -8,7 +8,7 @@ library's room (413), and the jobs waiting, the server's and the user's, and the
 """
 from ingest.parsers import ALLOWED
 from web.documents import DOCUMENT_FIELDS, MAX_FIELD_CHARS, MAX_FILENAME_CHARS, PAGE_MAX
-from web.spec.common import json_content, ok, operation, path_param, query_param, ref
+from web.spec.common import json_content, ok, operation, page, path_param, query_param, ref
 from web.validation import MAX_OFFSET
 
 TAGS = ("library",)
@@ -83,15 +83,7 @@ SCHEMAS = {
         },
         "additionalProperties": False,
     },
-    "DocumentPage": {
-        "type": "object", "description": "A page of the documents the reader sees, newest first.",
-        "required": ["documents", "total", "limit", "offset"],
-        "properties": {"documents": {"type": "array", "items": ref("Document"), "maxItems": PAGE_MAX},
-                       "total": {**COUNT, "description": "How many match in all."},
-                       "limit": {"type": "integer", "minimum": 1, "maximum": PAGE_MAX},
-                       "offset": {"type": "integer", "minimum": 0, "maximum": MAX_OFFSET}},
-        "additionalProperties": False,
-    },
+    "DocumentPage": page("documents", ref("Document"), PAGE_MAX, "A page of the documents the reader sees, newest first."),
     "DocumentDeleted": {
         "type": "object", "required": ["deleted", "chunks_removed"],
         "properties": {"deleted": {**TEXT, "description": "The document's id."}, "chunks_removed": COUNT},

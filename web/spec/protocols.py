@@ -37,6 +37,15 @@ def described(text: str, content: dict | None = None) -> dict:
     return {"description": text, **({"content": content} if content else {})}
 
 
+def completion_head(kind: str, part: str, finish: dict, content: dict) -> dict:
+    """What a chat completion and a chunk of one share: id, object, created, model and the one choice."""
+    return {"id": {"type": "string", "pattern": "^chatcmpl-"}, "object": {"const": kind},
+            "created": {"type": "integer"}, "model": {"enum": MODELS},
+            "choices": {"type": "array", "minItems": 1, "maxItems": 1, "items": {
+                "type": "object", "required": ["index", part, "finish_reason"],
+                "properties": {"index": {"const": 0}, "finish_reason": finish, part: content}}}}
+
+
 SCHEMAS = {
     # /v1: the OpenAI chat completions API
     "ChatMessage": {
@@ -72,15 +81,9 @@ SCHEMAS = {
         "type": "object",
         "required": ["id", "object", "created", "model", "choices", "usage", "citations", "evidenz"],
         "properties": {
-            "id": {"type": "string", "pattern": "^chatcmpl-"},
-            "object": {"const": "chat.completion"},
-            "created": {"type": "integer"},
-            "model": {"enum": MODELS},
-            "choices": {"type": "array", "minItems": 1, "maxItems": 1, "items": {
-                "type": "object", "required": ["index", "message", "finish_reason"],
-                "properties": {"index": {"const": 0}, "finish_reason": {"const": "stop"},
-                               "message": {"type": "object", "required": ["role", "content"],
-                                           "properties": {"role": {"const": "assistant"}, "content": TEXT}}}}},
+            **completion_head("chat.completion", "message", {"const": "stop"},
+                              {"type": "object", "required": ["role", "content"],
+                               "properties": {"role": {"const": "assistant"}, "content": TEXT}}),
             "usage": {"type": "object", "required": ["prompt_tokens", "completion_tokens", "total_tokens"],
                       "description": "Not counted: always 0.",
                       "properties": {k: COUNT for k in ("prompt_tokens", "completion_tokens", "total_tokens")}},
@@ -99,15 +102,8 @@ SCHEMAS = {
         "description": "A piece of the streamed answer: the role first, then the checked text; the last one "
                        "(finish_reason stop) also holds citations and evidenz.",
         "properties": {
-            "id": {"type": "string", "pattern": "^chatcmpl-"},
-            "object": {"const": "chat.completion.chunk"},
-            "created": {"type": "integer"},
-            "model": {"enum": MODELS},
-            "choices": {"type": "array", "minItems": 1, "maxItems": 1, "items": {
-                "type": "object", "required": ["index", "delta", "finish_reason"],
-                "properties": {"index": {"const": 0}, "finish_reason": {"enum": ["stop", None]},
-                               "delta": {"type": "object", "properties": {"role": {"const": "assistant"},
-                                                                          "content": TEXT}}}}},
+            **completion_head("chat.completion.chunk", "delta", {"enum": ["stop", None]},
+                              {"type": "object", "properties": {"role": {"const": "assistant"}, "content": TEXT}}),
             "citations": {"type": "array", "items": ref("ChatCitation")},
             "evidenz": ref("ChatEvidenz"),
         },

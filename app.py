@@ -40,6 +40,7 @@ from storage.history import History
 from storage.store import Store
 from web.accounts import bp as accounts_bp
 from web.auth import register_auth
+from web.catalog import bp as catalog_bp
 from web.documents import bp as documents_bp
 from web.errors import register_error_handlers
 from web.guard import register_guard
@@ -248,7 +249,7 @@ def create_app(config=None, pipeline=None, library=None) -> Flask:
 
     register_error_handlers(app)
     for blueprint in (query_bp, documents_bp, history_bp, accounts_bp, openai_bp, relations_bp, metrics_bp, mcp_bp,
-                      openapi_bp):
+                      openapi_bp, catalog_bp):
         app.register_blueprint(blueprint)
     for command in ingest_commands + evaluation_commands + [serve, load_command, db_commands, users_commands,
                                                             relations_commands, mcp_command]:

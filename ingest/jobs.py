@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ingest.course import course_outline
 from ingest.parsers import MAX_TITLE_CHARS, parse_file
 from ingest.records import Limits, RejectedFile, base_name, extension
 from ingest.structure import split
@@ -179,13 +180,14 @@ class Ingestor:
 
         self.store.update_job(job.id, stage="indexing")
         kept = self.files.keep(key, f"{job.id}{Path(key).suffix}")
+        course = course_outline(parsed.text)  # a course script's link, instructor and lessons
         info = DocumentInfo(
             job.document_id, title, parsed.format, digest.hexdigest(),
-            author=job.options.get("author") or parsed.author,
+            author=job.options.get("author") or parsed.author or (course and course["instructor"]),
             language=job.options.get("language") or parsed.language, work=work,
             tier=job.options.get("tier"), community=job.options.get("community"),
             filename=job.filename, owner=job.options.get("owner"),
-            metadata={"pages": parsed.pages, "warnings": parsed.warnings},
+            metadata={"pages": parsed.pages, "warnings": parsed.warnings, **({"course": course} if course else {})},
         )
         old_source = existing and self.store.source_path(job.document_id)
         self.library.replace_documents([(info, parsed.text, chunks, vectors, kept)])

@@ -91,6 +91,18 @@ def course_title(text: str) -> str | None:
     return _short(match.group(1)) if match else None
 
 
+def section_number(label: str) -> int | None:
+    """The number of a section's label: 2 for "Lesson 2: Brewing", "סימן ב" or "Siman 2"; None for a plain heading."""
+    heading = _heading(label)
+    if heading is not None and heading.number is not None:
+        return heading.number
+    match = _NAMED_NUMBER.fullmatch(label.strip())
+    return int(match[1]) if match else None
+
+
+_NAMED_NUMBER = re.compile(r"[A-Za-z]{2,20}[ \t]+(\d{1,6})")  # Sefaria's names: "Siman 2", "Seif 3", "Daf 4"
+
+
 def _short(label: str) -> str:
     """A label or ref cut to _MAX_LABEL_CHARS."""
     return label if len(label) <= _MAX_LABEL_CHARS else label[:_MAX_LABEL_CHARS - 3] + "..."

@@ -6,6 +6,7 @@ its worker holds a session advisory lock on a connection of its own (PgLeases); 
 is free belonged to a worker that died (its connection closed with it) and is queued again at the next claim.
 Does not: write chunks or search (postgres/library.py, postgres/search.py), or keep files (postgres/files.py).
 """
+import json
 import os
 import time
 
@@ -68,6 +69,16 @@ class PgStore:
         rows = self.db.execute(f"SELECT id, title, chunk_count FROM documents WHERE {visible} "
                                "ORDER BY chunk_count DESC, id LIMIT %s", (*args, limit))
         return [{"id": r[0], "title": r[1], "chunks": r[2]} for r in rows]
+
+    def catalog_rows(self, reader=None) -> tuple[list[DocumentInfo], list[tuple[str, list[str]]]]:
+        """The documents reader sees (None: all), and the (doc_id, section path) of each of their passages in
+        document order: what ingest/catalog.py makes the catalog of."""
+        visible, args = visible_clause(reader)
+        docs = [_document(r) for r in self.db.execute(
+            f"SELECT {', '.join(DOCUMENT_COLUMNS)} FROM documents WHERE {visible}", args)]
+        rows = self.db.execute(f"SELECT doc_id, section_path FROM chunks WHERE doc_id IN (SELECT id FROM documents "
+                               f"WHERE {visible}) ORDER BY doc_id, seq", args)
+        return docs, [(doc_id, path if isinstance(path, list) else json.loads(path)) for doc_id, path in rows]
 
     def hidden_documents(self, reader) -> frozenset[str]:
         """Ids of the documents reader may not see (none for None or the personal owner)."""

@@ -83,6 +83,16 @@ class Store:
                                "ORDER BY chunk_count DESC, id LIMIT ?", (*args, limit))
         return [{"id": r[0], "title": r[1], "chunks": r[2]} for r in rows]
 
+    def catalog_rows(self, reader=None) -> tuple[list[DocumentInfo], list[tuple[str, list[str]]]]:
+        """The documents reader sees (None: all), and the (doc_id, section path) of each of their passages in
+        document order: what ingest/catalog.py makes the catalog of."""
+        visible, args = visible_clause(reader)
+        docs = [_document(r) for r in self.db.execute(
+            f"SELECT {', '.join(DOCUMENT_COLUMNS)} FROM documents WHERE {visible}", args).fetchall()]
+        rows = self.db.execute(f"SELECT doc_id, section_path FROM chunks WHERE doc_id IN (SELECT id FROM documents "
+                               f"WHERE {visible}) ORDER BY doc_id, seq", args)
+        return docs, [(doc_id, json.loads(path)) for doc_id, path in rows]
+
     def hidden_documents(self, reader) -> frozenset[str]:
         """Ids of the documents reader may not see (none for None or the personal owner)."""
         visible, args = visible_clause(reader)

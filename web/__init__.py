@@ -2,6 +2,7 @@
 
 query.py       /, /api/health, /api/query and /api/query/stream (server-sent events)
 documents.py   /api/documents, /api/jobs, /api/stats: the book manager
+catalog.py     /api/catalog: the works, with their sections or lessons
 history.py     /api/history: search, one answer, feedback, review
 relations.py   /api/relations: relations between passages, read beside a passage, recorded by reviewers
 validation.py  request bodies and parameters checked with named limits

@@ -38,7 +38,30 @@ def queued(description: str) -> dict:
     }}
 
 
+LINK = {"type": ["string", "null"], "pattern": "^https?://", "description": "An http(s) link the document gives."}
+
 SCHEMAS = {
+    "Catalog": {"type": "object", "required": ["works"], "additionalProperties": False,
+                "properties": {"works": {"type": "array", "items": ref("Work")}}},
+    "Work": {
+        "type": "object", "description": "One document of the library as a work: a course, a book, a part.",
+        "required": ["document_id", "work", "title", "author", "language", "tier", "community", "link", "instructor",
+                     "passages", "sections"],
+        "properties": {
+            "document_id": TEXT, "work": TEXT, "title": TEXT, "author": NULLABLE_TEXT, "language": NULLABLE_TEXT,
+            "tier": NULLABLE_TEXT, "community": NULLABLE_TEXT, "link": LINK,
+            "instructor": {**NULLABLE_TEXT, "description": "A course script's instructor."},
+            "passages": COUNT, "sections": {"type": "array", "items": ref("Section")},
+        },
+        "additionalProperties": False,
+    },
+    "Section": {
+        "type": "object", "description": "A lesson, siman or chapter: its label, number, heading, link and passages.",
+        "required": ["title", "number", "heading", "link", "passages"],
+        "properties": {"title": TEXT, "number": {"type": ["integer", "null"], "minimum": 0},
+                       "heading": NULLABLE_TEXT, "link": LINK, "passages": {"type": "integer", "minimum": 1}},
+        "additionalProperties": False,
+    },
     "Upload": {
         "type": "object", "required": ["file"], "additionalProperties": False,
         "description": "One file and its metadata; blank fields are as if left out.",
@@ -149,5 +172,9 @@ PATHS = {
     "/api/stats": {
         "get": operation("How many documents and passages the reader sees, and the largest.", {200: ok(ref("Stats"))},
                          (409,), tags=TAGS),
+    },
+    "/api/catalog": {
+        "get": operation("The works the reader sees, by name, each with its sections or lessons.",
+                         {200: ok(ref("Catalog"))}, (409,), tags=TAGS),
     },
 }

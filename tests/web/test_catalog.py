@@ -1,0 +1,59 @@
+"""GET /api/catalog on each backend: the works a reader sees, a course script's lessons with their links and
+passage counts, and nothing of a book hidden from the reader."""
+import pytest
+
+from builders import library_app, upload, wait_for
+from test_readers import make_user
+
+COURSE = """Course Title: Kettles and Tea
+Course Link: https://tea.example.org/course
+Course Instructor: Miriam Cohen
+
+Lesson 1: Boiling water
+Lesson Link: https://tea.example.org/course/1
+
+A kettle boils water on the stove. The whistle tells you the water is ready.
+
+Lesson 2: Brewing
+Lesson Link: https://tea.example.org/course/2
+
+Green tea wants water below boiling, about eighty degrees, for two minutes.
+"""
+
+
+@pytest.fixture
+def app(tmp_path, backend):
+    return library_app({"TESTING": True, "MAX_UPLOAD_BYTES": 200_000}, tmp_path / "lib", backend=backend)
+
+
+def add(client, headers=None, **fields):
+    response = upload(client, "tea.txt", COURSE.encode(), headers=headers, **fields)
+    assert wait_for(client, response.get_json(), headers=headers)["status"] == "done"
+
+
+def test_a_course_script_is_listed_with_its_lessons_links_and_passages(app):
+    client = app.test_client()
+    add(client)
+    works = client.get("/api/catalog").get_json()["works"]
+    course = next(w for w in works if w["document_id"] == "tea")
+    assert course["work"] == course["title"] == "Kettles and Tea"
+    assert course["author"] == course["instructor"] == "Miriam Cohen"
+    assert course["link"] == "https://tea.example.org/course"
+    assert [(s["number"], s["title"], s["link"]) for s in course["sections"]] == [
+        (1, "Lesson 1: Boiling water", "https://tea.example.org/course/1"),
+        (2, "Lesson 2: Brewing", "https://tea.example.org/course/2")]
+    assert all(s["passages"] >= 1 for s in course["sections"])
+    assert sum(s["passages"] for s in course["sections"]) <= course["passages"]
+    listed = {d["id"] for d in client.get("/api/documents").get_json()["documents"]}
+    assert {w["document_id"] for w in works} == listed and len(works) == len(listed) > 1
+    assert [w["work"].casefold() for w in works] == sorted(w["work"].casefold() for w in works)
+
+
+def test_a_reader_sees_no_work_hidden_from_them(app):
+    editor, learner = make_user(app, "editor", "editor"), make_user(app, "learner", "learner")
+    client = app.test_client()
+    add(client, headers=editor, tier="private")
+    assert "tea" in {w["document_id"] for w in client.get("/api/catalog", headers=editor).get_json()["works"]}
+    seen = client.get("/api/catalog", headers=learner).get_json()["works"]
+    assert seen and "tea" not in {w["document_id"] for w in seen}
+    assert client.get("/api/catalog").status_code == 401

@@ -1,7 +1,8 @@
 """The catalog: what the library holds, work by work, with each work's sections or lessons and their passages.
 
 A section is a passage's first numbered label ("Lesson 2: Brewing", "סימן נ״ה", "Chapter 4"), with the plain
-heading that follows it ("דיני קדיש"), or, in a text with no numbered labels, its first heading. A course
+heading that follows it ("דיני קדיש") and the labels above it (the part: "אורח חיים"), or, in a text with no
+numbered labels, its first heading. A course
 script's lessons take their links from the document's metadata (course.py). Both stores read the rows
 (catalog_rows); `catalog` shapes them, so both backends give the same catalog.
 Does not: read the database, or decide who sees what (the stores' visible_clause does).
@@ -10,28 +11,29 @@ from ingest.structure import section_number
 from models import DocumentInfo
 
 
-def section_of(path: list[str]) -> tuple[str, int | None, str | None] | None:
-    """(label, number, heading) of a passage's section path; None when the path is empty."""
+def section_of(path: list[str]) -> tuple[tuple[str, ...], str, int | None, str | None] | None:
+    """(the labels above it, label, number, heading) of a passage's section; None when the path is empty.
+    The labels above tell sections apart whose numbers restart per part (אורח חיים סימן א, יורה דעה סימן א)."""
     for i, label in enumerate(path):
         number = section_number(label)
         if number is not None:
             after = path[i + 1] if i + 1 < len(path) else None
             heading = after if after is not None and section_number(after) is None else None
-            return label, number, heading
-    return (path[0], None, None) if path else None
+            return tuple(path[:i]), label, number, heading
+    return ((), path[0], None, None) if path else None
 
 
 def catalog(documents: list[DocumentInfo], rows) -> list[dict]:
     """One entry a document: its work and metadata, and its sections in document order; rows are
     (doc_id, section path) of every passage of those documents, in document order."""
-    sections: dict[str, dict[str, dict]] = {d.id: {} for d in documents}
+    sections: dict[str, dict[tuple, dict]] = {d.id: {} for d in documents}
     for doc_id, path in rows:
         found = section_of(path)
         if found is None or doc_id not in sections:
             continue
-        label, number, heading = found
-        entry = sections[doc_id].setdefault(label, {"title": label, "number": number, "heading": heading,
-                                                    "link": None, "passages": 0})
+        within, label, number, heading = found
+        entry = sections[doc_id].setdefault((within, label), {"title": label, "number": number, "heading": heading,
+                                                              "within": list(within), "link": None, "passages": 0})
         entry["passages"] += 1
     works = []
     for doc in sorted(documents, key=lambda d: ((d.work or d.title).casefold(), d.id)):
@@ -39,7 +41,7 @@ def catalog(documents: list[DocumentInfo], rows) -> list[dict]:
         links = {lesson["number"]: lesson["link"] for lesson in course.get("lessons", ())}
         listed = list(sections[doc.id].values())
         for entry in listed:
-            entry["link"] = links.get(entry["number"])
+            entry["link"] = links.get(entry["number"]) if not entry["within"] else None
         works.append({"document_id": doc.id, "work": doc.work or doc.title, "title": doc.title, "author": doc.author,
                       "language": doc.language, "tier": doc.tier, "community": doc.community,
                       "link": course.get("link"), "instructor": course.get("instructor"),

@@ -1,6 +1,6 @@
 """The course-script format read whole (ingest/course.py), and sections as the catalog names them
 (ingest/catalog.py)."""
-from ingest.catalog import section_of
+from ingest.catalog import catalog, section_of
 from ingest.course import course_outline
 
 SCRIPT = """Course Title: Intro to MCP
@@ -40,7 +40,19 @@ def test_text_that_is_not_a_course_script_has_no_outline():
 
 
 def test_a_section_is_the_first_numbered_label_with_the_heading_after_it():
-    assert section_of(["אורח חיים", "סימן נ״ה", "דיני קדיש", "סעיף ד", "הגה"]) == ("סימן נ״ה", 55, "דיני קדיש")
-    assert section_of(["Lesson 2: Brewing"]) == ("Lesson 2: Brewing", 2, None)
-    assert section_of(["Getting started", "Details"]) == ("Getting started", None, None)
+    assert section_of(["אורח חיים", "סימן נ״ה", "דיני קדיש", "סעיף ד", "הגה"]) == (
+        ("אורח חיים",), "סימן נ״ה", 55, "דיני קדיש")
+    assert section_of(["Lesson 2: Brewing"]) == ((), "Lesson 2: Brewing", 2, None)
+    assert section_of(["Getting started", "Details"]) == ((), "Getting started", None, None)
     assert section_of([]) is None
+
+
+def test_sections_whose_numbers_restart_in_each_part_stay_apart():
+    from models import DocumentInfo
+
+    rows = [("sa", ["אורח חיים", "סימן א׳", "דין השכמת הבוקר", "סעיף א"]),
+            ("sa", ["אורח חיים", "סימן א׳", "דין השכמת הבוקר", "סעיף ב"]),
+            ("sa", ["יורה דעה", "סימן א׳", "דין השוחט", "סעיף א"])]
+    [work] = catalog([DocumentInfo("sa", "Shulchan Arukh", "json", "h", chunk_count=3)], rows)
+    assert [(s["within"], s["number"], s["heading"], s["passages"]) for s in work["sections"]] == [
+        (["אורח חיים"], 1, "דין השכמת הבוקר", 2), (["יורה דעה"], 1, "דין השוחט", 1)]

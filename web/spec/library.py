@@ -57,8 +57,9 @@ SCHEMAS = {
     },
     "Section": {
         "type": "object", "description": "A lesson, siman or chapter: its label, number, heading, link and passages.",
-        "required": ["title", "number", "heading", "link", "passages"],
+        "required": ["title", "number", "heading", "within", "link", "passages"],
         "properties": {"title": TEXT, "number": {"type": ["integer", "null"], "minimum": 0},
+                       "within": {"type": "array", "items": TEXT, "description": "The labels above: the part."},
                        "heading": NULLABLE_TEXT, "link": LINK, "passages": {"type": "integer", "minimum": 1}},
         "additionalProperties": False,
     },

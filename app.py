@@ -48,12 +48,13 @@ from web.history import bp as history_bp
 from web.logs import register_logs
 from web.metrics import bp as metrics_bp
 from web.mcp_http import bp as mcp_bp
-from web.openapi import bp as openapi_bp
 from web.mcp_server import mcp_command
 from web.openai_api import bp as openai_bp
+from web.openapi import bp as openapi_bp
 from web.query import bp as query_bp
 from web.relations import bp as relations_bp
 from web.server import serve
+from web.validation import IdConverter
 
 # Models come from local folders only; a hub is never contacted unless the user says so.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -248,6 +249,7 @@ def create_app(config=None, pipeline=None, library=None) -> Flask:
     os.register_at_fork(after_in_child=loader.start_ingestor)
 
     register_error_handlers(app)
+    app.url_map.converters["id"] = IdConverter  # <id:...> in the routes: an id past MAX_ID is a 404 for every method
     for blueprint in (query_bp, documents_bp, history_bp, accounts_bp, openai_bp, relations_bp, metrics_bp, mcp_bp,
                       openapi_bp, catalog_bp):
         app.register_blueprint(blueprint)

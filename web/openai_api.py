@@ -56,9 +56,7 @@ def conversation(messages) -> tuple[str, list[dict]]:
                            '"content".')
         if message["role"] in ("user", "assistant"):  # the rest (instructions, tool results) are read past
             said.append((message["role"], text_of(message.get("content"))))
-    if not said:
-        raise ApiError("The last message must be the user's question, as text.")
-    if said[-1][0] != "user" or not said[-1][1].strip():
+    if not said or said[-1][0] != "user" or not said[-1][1].strip():
         raise ApiError("The last message must be the user's question, as text.")
     question = said[-1][1].strip()
     if len(question) > MAX_QUESTION_CHARS:

@@ -87,14 +87,8 @@ def list_relations():
             "total": len(shown), "limit": limit, "offset": offset}
 
 
-@bp.route("/api/relations/<int(max=2147483647):relation_id>", methods=["GET", "PATCH", "DELETE"])
+@bp.get("/api/relations/<id:relation_id>")
 def one(relation_id: int):
-    """Read, change or remove one relation. One rule for the three methods, so an id past the converter's max is a
-    404 for each (with a rule per method, werkzeug answers a PATCH or DELETE of it 405, "not allowed")."""
-    return {"PATCH": change, "DELETE": remove}.get(request.method, read)(relation_id)
-
-
-def read(relation_id: int):
     """One relation."""
     return relation_json(found(relation_id, require(ASK)))
 
@@ -127,6 +121,7 @@ def add():
     return relation_json(relation), 201, {"Location": url_for("relations.one", relation_id=relation.id)}
 
 
+@bp.patch("/api/relations/<id:relation_id>")
 def change(relation_id: int):
     """Change a relation's kind, confidence or notes."""
     who = require(RELATIONS)
@@ -143,6 +138,7 @@ def change(relation_id: int):
     return relation_json(relation)
 
 
+@bp.delete("/api/relations/<id:relation_id>")
 def remove(relation_id: int):
     """Remove a relation."""
     found(relation_id, require(RELATIONS))

@@ -6,6 +6,8 @@ length) are checked there, and its messages are written for the client too.
 import re
 
 from flask import request
+from werkzeug.exceptions import NotFound
+from werkzeug.routing import BaseConverter
 
 from storage.history import SESSION_ID
 from storage.store import FILTER_FIELDS as METADATA_FILTERS
@@ -20,6 +22,7 @@ LANGUAGE = re.compile(r"auto|[a-z]{2,3}")
 FILTER_FIELDS = ("document_ids", *METADATA_FILTERS)
 MAX_FILTER_IDS = 200
 MAX_OFFSET = 1_000_000_000  # SQLite integers are 64-bit; anything near that is a mistake
+MAX_ID = 2**31 - 1  # the largest id PostgreSQL's integer columns hold
 
 
 def validate_query(body, providers: list[str]) -> dict:
@@ -142,3 +145,17 @@ def whole_number(name: str, default: int, low: int, high: int) -> int:
     if not raw.isascii() or not raw.isdigit() or len(raw) > len(str(high)) or not low <= int(raw) <= high:
         raise ApiError(f'"{name}" must be a whole number from {low} to {high:,}.')
     return int(raw)
+
+
+class IdConverter(BaseConverter):
+    """<id:name> in a route: a row id, a whole number. One past MAX_ID is a 404 for every method; werkzeug's
+    int(max=...) would skip the rule instead, and a path whose other methods have their own rules then answers
+    405 ("not allowed") for it."""
+
+    regex = r"\d+"
+
+    def to_python(self, value: str) -> int:
+        number = int(value)
+        if number > MAX_ID:
+            raise NotFound()
+        return number

@@ -63,6 +63,9 @@ def test_a_learner_cannot_change_relations_and_a_reviewer_can(app, heads):
     assert client.delete(url, headers=reviewer).get_json() == {"deleted": body["id"]}
     assert client.delete(url, headers=reviewer).status_code == 404
     assert client.get(url, headers=learner).status_code == 404
+    for method in ("GET", "PATCH", "DELETE"):  # an id past the largest is no relation, whichever the method (not 405)
+        assert client.open(f"/api/relations/{2**31}", method=method, json={"notes": "x"},
+                           headers=reviewer).status_code == 404
 
 
 def test_a_relation_to_a_hidden_passage_is_not_shown_nor_does_it_say_it_exists(app, heads):

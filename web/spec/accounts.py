@@ -5,14 +5,14 @@ from accounts.passwords import MAX_PASSWORD_CHARS, MIN_PASSWORD_CHARS
 from accounts.roles import PERMISSIONS, ROLES, TIERS, USER_NAME
 from web.accounts import MAX_ITEMS, MAX_TEXT
 from web.spec.common import body, json_content, ok, operation, path_param, ref
-from web.validation import LANGUAGE
+from web.validation import LANGUAGE, MAX_ID
 
 TAGS = ("accounts",)
 NULLABLE_TEXT = {"type": ["string", "null"]}
 TIER_LIST = {"type": "array", "items": {"enum": list(TIERS)}}
 SET_COOKIE = {"Set-Cookie": {"required": True, "schema": {"type": "string"},
                              "description": "The session cookie (evidenz_session): HttpOnly, SameSite=Strict."}}
-USER_ID = path_param("user_id", {"type": "integer", "minimum": 0, "maximum": 2147483647}, "The user's id.")
+USER_ID = path_param("user_id", {"type": "integer", "minimum": 0, "maximum": MAX_ID}, "The user's id.")
 
 NAMES = {"type": "array", "maxItems": MAX_ITEMS,
          "items": {"type": "string", "minLength": 1, "maxLength": MAX_TEXT, "pattern": r"\S"}}

@@ -11,7 +11,7 @@ from models import RELATION_KINDS
 from storage.relations import MAX_KEY_CHARS, MAX_NOTES_CHARS
 from web.relations import EXAMPLE, PAGE_MAX
 from web.spec.common import body, json_content, ok, operation, path_param, query_param, ref
-from web.validation import MAX_OFFSET
+from web.validation import MAX_ID, MAX_OFFSET
 
 TAGS = ("relations",)
 NULLABLE_TEXT = {"type": ["string", "null"]}
@@ -28,7 +28,7 @@ NOTES = {"type": ["string", "null"], "maxLength": MAX_NOTES_CHARS, "description"
 ONE = "#/paths/~1api~1relations~1{relation_id}/"
 LINKS = {name: {"operationRef": ONE + method, "parameters": {"relation_id": "$response.body#/id"}}
          for name, method in (("read", "get"), ("change", "patch"), ("remove", "delete"))}
-RELATION_ID = path_param("relation_id", {"type": "integer", "minimum": 1, "maximum": 2147483647},
+RELATION_ID = path_param("relation_id", {"type": "integer", "minimum": 1, "maximum": MAX_ID},
                          'The relation\'s "id".')
 
 

@@ -17,6 +17,8 @@ from hebrew.script import HEBREW_LETTER
 from models import Chunk, Hit
 from search.embedders import UNCALIBRATED
 from search.reranker import Reranker
+from search.sections import SECTION_FILTERS, section_keys
+from search.sections import wanted as sections_wanted
 from search.view import Scope, top
 
 MODES = ("bm25", "dense", "hybrid", "rerank")
@@ -144,10 +146,17 @@ class Retriever:
         return hits
 
     def scope(self, filters: dict | None, hidden: frozenset[str] = frozenset()) -> Scope:
-        """The documents filters allow (all when there are none), without those hidden from the reader."""
+        """The documents filters allow (all when there are none), without those hidden from the reader, and of
+        them the passages of the sections filters name, if they name any (search/sections.py)."""
         if not filters:
             return Scope(excluded=frozenset(hidden))
-        return Scope(frozenset(self.library.matching_documents(filters)), frozenset(hidden))
+        by_document = {k: v for k, v in filters.items() if k not in SECTION_FILTERS}
+        documents = frozenset(self.library.matching_documents(by_document)) if by_document else None
+        chunks = None
+        if sections_wanted(filters):
+            rows = self.library.store.section_rows(None if documents is None else documents - hidden)
+            chunks = frozenset(section_keys(rows, filters))
+        return Scope(documents, frozenset(hidden), chunks)
 
     @staticmethod
     def bm25_words(query: str) -> list[list[str]]:

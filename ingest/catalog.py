@@ -7,13 +7,19 @@ script's lessons take their links from the document's metadata (course.py). Both
 (catalog_rows); `catalog` shapes them, so both backends give the same catalog.
 Does not: read the database, or decide who sees what (the stores' visible_clause does).
 """
+import re
+
 from ingest.structure import section_number
 from models import DocumentInfo
+
+# An exporter's slip in the shared Shulchan Arukh ("סימן undefinedנ״ד" for simanim from 500): read without it
+BROKEN_LABEL = re.compile(r"undefined(?=[\u05d0-\u05ea])")
 
 
 def section_of(path: list[str]) -> tuple[tuple[str, ...], str, int | None, str | None] | None:
     """(the labels above it, label, number, heading) of a passage's section; None when the path is empty.
     The labels above tell sections apart whose numbers restart per part (אורח חיים סימן א, יורה דעה סימן א)."""
+    path = [BROKEN_LABEL.sub("", label) for label in path]
     for i, label in enumerate(path):
         number = section_number(label)
         if number is not None:

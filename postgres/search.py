@@ -50,6 +50,9 @@ def scope_sql(scope: Scope, column: str) -> tuple[str, dict]:
     if scope.excluded:
         conditions.append(f"{column} NOT IN (SELECT id FROM chunks WHERE doc_id = ANY(%(excluded)s))")
         args["excluded"] = list(scope.excluded)
+    if scope.chunks is not None:
+        conditions.append(f"{column} = ANY(%(chunks)s)")
+        args["chunks"] = sorted(scope.chunks)
     return " AND ".join(conditions) or "true", args
 
 
@@ -119,7 +122,7 @@ class PgView:
 
     def exact(self, scope: Scope) -> bool:
         """Whether a search over scope is exact: the library is small, or the scope allows few chunks."""
-        if self.size() <= HNSW_ABOVE:
+        if self.size() <= HNSW_ABOVE or (scope.chunks is not None and len(scope.chunks) <= EXACT_SCOPE):
             return True
         if scope.documents is None:
             return False

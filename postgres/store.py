@@ -80,6 +80,12 @@ class PgStore:
                                f"WHERE {visible}) ORDER BY doc_id, seq", args)
         return docs, [(doc_id, path if isinstance(path, list) else json.loads(path)) for doc_id, path in rows]
 
+    def section_rows(self, doc_ids=None) -> list[tuple[int, list[str]]]:
+        """(id, section path) of every passage of the documents (None: all), for the section filter."""
+        where, args = ("WHERE doc_id = ANY(%s)", (list(doc_ids),)) if doc_ids is not None else ("", ())
+        rows = self.db.execute(f"SELECT id, section_path FROM chunks {where}", args)
+        return [(key, path if isinstance(path, list) else json.loads(path)) for key, path in rows]
+
     def hidden_documents(self, reader) -> frozenset[str]:
         """Ids of the documents reader may not see (none for None or the personal owner)."""
         visible, args = visible_clause(reader)

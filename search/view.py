@@ -18,13 +18,15 @@ from search.bm25 import BM25
 
 @dataclass(frozen=True)
 class Scope:
-    """Which documents a search may return: those in `documents` (None: all), never those in `excluded`."""
+    """Which passages a search may return: those of `documents` (None: all), never those of `excluded`, and of
+    those only the chunk keys in `chunks` when it is given (a section filter, search/sections.py)."""
 
     documents: frozenset[str] | None = None
     excluded: frozenset[str] = frozenset()
+    chunks: frozenset[int] | None = None
 
     def __bool__(self) -> bool:
-        return self.documents is not None or bool(self.excluded)
+        return self.documents is not None or bool(self.excluded) or self.chunks is not None
 
 
 def top(scores: np.ndarray, k: int) -> np.ndarray:
@@ -92,6 +94,8 @@ class View:
             mask &= np.isin(self.doc_ids, list(scope.documents))
         if scope.excluded:
             mask &= ~np.isin(self.doc_ids, list(scope.excluded))
+        if scope.chunks is not None:
+            mask &= np.isin(self.labels, np.fromiter(scope.chunks, dtype=np.int64, count=len(scope.chunks)))
         return mask
 
     def lexical(self, words: list[list[str]], k: int, scope: Scope) -> Lexical:

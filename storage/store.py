@@ -93,6 +93,13 @@ class Store:
                                f"WHERE {visible}) ORDER BY doc_id, seq", args)
         return docs, [(doc_id, json.loads(path)) for doc_id, path in rows]
 
+    def section_rows(self, doc_ids=None) -> list[tuple[int, list[str]]]:
+        """(rowid, section path) of every passage of the documents (None: all), for the section filter."""
+        ids = list(doc_ids) if doc_ids is not None else None
+        where = f"WHERE doc_id IN ({', '.join('?' * len(ids))})" if ids else "WHERE 0" if ids is not None else ""
+        rows = self.db.execute(f"SELECT rowid, section_path FROM chunks {where}", ids or ())
+        return [(rowid, json.loads(path)) for rowid, path in rows]
+
     def hidden_documents(self, reader) -> frozenset[str]:
         """Ids of the documents reader may not see (none for None or the personal owner)."""
         visible, args = visible_clause(reader)

@@ -22,7 +22,8 @@ from accounts.passwords import digest
 from accounts.roles import OWNER
 from hebrew.refs import hebrew_label
 from web.auth import reader_of
-from web.validation import LANGUAGE, MAX_QUESTION_CHARS
+from web.errors import ApiError
+from web.validation import LANGUAGE, MAX_QUESTION_CHARS, validate_filters
 
 SNIPPET_CHARS = 300
 MAX_TOP_K = 20
@@ -55,10 +56,15 @@ def build_server(services, reader=None):
         return store.hidden_documents(acting()[0]) if store is not None else frozenset()
 
     @server.tool(description="Find the passages of the library that best match a query (hybrid BM25 and dense "
-                             "search). filters: document_ids, language, work, tier, community.")
+                             "search). filters: document_ids, language, work, tier, community, part, and section: "
+                             'a siman, chapter or lesson number, a range such as "253-254", or a list of them.')
     def search(query: str, filters: dict | None = None, top_k: int = 5) -> list[dict]:
         top_k = max(1, min(int(top_k), MAX_TOP_K))
-        hits = pipeline.retriever.search(query, top_k, filters=filters or None, hidden=hidden())
+        try:
+            filters = validate_filters(filters)
+        except ApiError as e:
+            raise ToolError(e.message) from None
+        hits = pipeline.retriever.search(query, top_k, filters=filters, hidden=hidden())
         return [{**passage_summary(h.chunk), "score": round(h.score, 4)} for h in hits]
 
     @server.tool(description="A passage's whole text, its metadata and the passages before and after it, by the id "

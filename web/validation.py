@@ -9,6 +9,7 @@ from flask import request
 from werkzeug.exceptions import NotFound
 from werkzeug.routing import BaseConverter
 
+from search.sections import SectionFilterError, read_sections
 from storage.history import SESSION_ID
 from storage.store import FILTER_FIELDS as METADATA_FILTERS
 from web.errors import ApiError
@@ -19,7 +20,7 @@ QUERY_FIELDS = ("question", "top_k", "provider", "model", "language", "session_i
 MODES = ("practical", "deep", "posek")  # pipeline.MODES
 MAX_MODEL_CHARS = 100
 LANGUAGE = re.compile(r"auto|[a-z]{2,3}")
-FILTER_FIELDS = ("document_ids", *METADATA_FILTERS)
+FILTER_FIELDS = ("document_ids", *METADATA_FILTERS, "part", "section")
 MAX_FILTER_IDS = 200
 MAX_OFFSET = 1_000_000_000  # SQLite integers are 64-bit; anything near that is a mistake
 MAX_ID = 2**31 - 1  # the largest id PostgreSQL's integer columns hold
@@ -82,7 +83,8 @@ def validate_filters(filters) -> dict | None:
     """Check the optional "filters" object of a query."""
     if filters is None:
         return None
-    example = '{"document_ids": ["my-book"], "language": "he", "work": "...", "tier": "canonical", "community": "..."}'
+    example = ('{"document_ids": ["my-book"], "language": "he", "work": "...", "tier": "canonical", "community": "...", '
+               '"part": "אורח חיים", "section": "253-254"}')
     if not isinstance(filters, dict):
         raise ApiError(f'"filters" must be an object such as {example}.')
     unknown = sorted(set(filters) - set(FILTER_FIELDS))
@@ -91,9 +93,14 @@ def validate_filters(filters) -> dict | None:
     ids = filters.get("document_ids")
     if ids is not None and (not isinstance(ids, list) or not all(isinstance(i, str) for i in ids) or len(ids) > MAX_FILTER_IDS):
         raise ApiError(f'"filters.document_ids" must be a list of at most {MAX_FILTER_IDS} document ids (strings).')
-    for field in FILTER_FIELDS[1:]:
+    for field in FILTER_FIELDS[1:-1]:
         if filters.get(field) is not None and not isinstance(filters[field], str):
             raise ApiError(f'"filters.{field}" must be a string.')
+    if filters.get("section") is not None:
+        try:
+            read_sections(filters["section"])
+        except SectionFilterError as exc:  # its messages are written for the client
+            raise ApiError(str(exc)) from None
     return {k: v for k, v in filters.items() if v is not None} or None
 
 

@@ -3,6 +3,7 @@
 """
 from models import RELATION_KINDS
 from pipeline import QUERY_POLICIES
+from search.sections import MAX_NUMBER, MAX_RANGES, RANGE
 from storage.answers import SESSION_ID
 from web.spec.common import body, json_content, ok, operation, ref
 from web.validation import (
@@ -51,13 +52,19 @@ QUESTION = {
     },
 }
 
+SECTION = {"oneOf": [{"type": "integer", "minimum": 0, "maximum": MAX_NUMBER},
+                     {"type": "string", "pattern": RANGE.pattern.join(("^", "$"))}],
+           "description": "A section number (siman, chapter, lesson), or a range such as \"253-254\"."}
+
 SCHEMAS = {
     "QueryFilters": {
         "type": "object", "additionalProperties": False,
         "description": "Search only documents matching every filter given.",
         "properties": {
             FILTER_FIELDS[0]: nullable({"type": "array", "items": TEXT, "maxItems": MAX_FILTER_IDS}),
-            **{field: NULLABLE_TEXT for field in FILTER_FIELDS[1:]},
+            **{field: NULLABLE_TEXT for field in FILTER_FIELDS[1:-1]},
+            "section": nullable({"oneOf": [SECTION, {"type": "array", "items": SECTION, "minItems": 1,
+                                                      "maxItems": MAX_RANGES}]}),
         },
     },
     "QueryRequest": {

@@ -115,6 +115,7 @@ DEFAULTS = {
     "AUTH": "",
     **LIMIT_SETTINGS,
     "LOG_QUESTIONS": False,  # the request log (web/logs.py) holds a question's text only when this is on
+    "MAX_SEARCHES": 3,  # a model writer searches for itself, this many times a question at most; 0: it is given passages
     "COMMUNITY_BOOST": False,  # the seeds' boosts for the reader's community, General and canonical passages (README)
 }
 

@@ -89,6 +89,15 @@ class Generator:
         answer.generator, answer.degraded = name, degraded
         yield answer
 
+    def finish(self, draft: Draft, request: WriteRequest, name: str) -> Answer:
+        """A draft written elsewhere (a writer that searched for itself), checked as any: the decline when no passage
+        was found."""
+        if not request.hits:
+            return Answer(decline_text(request.language), generator=name, declined=True, model=draft.model)
+        answer = self.check(draft, request)
+        answer.generator = name
+        return answer
+
     def check(self, draft: Draft, request: WriteRequest) -> Answer:
         """The draft's claims checked (see checked); an answer to a question of religious law ends with the line
         that a rabbi decides practical questions."""

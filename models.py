@@ -219,6 +219,7 @@ class Answer:
     model: str | None = None  # the model that wrote it, when one did
     answerability: float | None = None  # the judge's probability that the answer answers; None when none judged
     flagged_claims: list[str] = field(default_factory=list)  # instructions resting only on unvouched uploads
+    from_library: bool = True  # False: a model writer replied without searching (a greeting), citing nothing
 
 
 @dataclass(frozen=True)
@@ -241,6 +242,7 @@ class Evidence:
     hits: list[Hit]
     reranked: bool  # a cross-encoder ordered them
     followup: dict | None = None  # {"query", "added"} when a reasoning question searched once more
+    searches: list[dict] = field(default_factory=list)  # each search: {"query", "filters", "results" (numbers), "error"}
 
 
 @dataclass

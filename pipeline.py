@@ -6,6 +6,7 @@ and the answer style the writer is asked for (and how many sentences the offline
 Does not: keep the conversation or log answers (the caller passes the last turns and logs the Result),
 or shape JSON (web/shaping.py does).
 """
+import logging
 import time
 import uuid
 from collections.abc import Iterator
@@ -19,7 +20,9 @@ from question.halacha import is_halachic
 from question.rewrite import rewrite
 from retrieval import RetrievalConfig, Retriever
 from search.embedders import settings
-from search.related import with_related
+from ingest.catalog import catalog
+from search.related import passage_hit, with_related
+from search.sections import SECTION_FILTERS
 from search.reranker import Reranker
 from writers.claude import ClaudeWriter
 from writers.gemini import GeminiWriter
@@ -28,8 +31,12 @@ from writers.judge import AnswerabilityJudge
 from writers.offline import ExtractiveWriter
 from writers.openai_compatible import OpenAIWriter
 from writers.prompt import DECLINE
+from writers.research import Researched, research
+from writers.tools import MAX_SEARCHES, Toolbox
 from writers.verify import Verifier
-from writers.writer import status_of
+from writers.writer import ProviderError, status_of
+
+log = logging.getLogger(__name__)
 
 # Per query type: candidates from each retriever, passages shown and given to the writer.
 QUERY_POLICIES = {
@@ -43,16 +50,20 @@ FOLLOW_UP_ADDED = 2  # passages a reasoning question's one follow-up retrieval m
 # takes twice the passages (at most DEEP_MAX) and searches once more for what any question's passages miss.
 MODES = ("practical", "deep", "posek")
 DEEP_MAX = 10
+# Under a reply a model writer gave without searching (a greeting, a question about the conversation)
+NOT_FROM_LIBRARY = {"en": "(This reply does not come from the library and cites no source.)",
+                    "he": "(תשובה זו אינה מן הספרייה ואינה מצטטת מקור.)"}
 
 
 class Pipeline:
     """Classifier, retriever and generator, wired together."""
 
-    def __init__(self, classifier, retriever, generator, info: dict | None = None):
+    def __init__(self, classifier, retriever, generator, info: dict | None = None, max_searches: int = MAX_SEARCHES):
         self.classifier = classifier
         self.retriever = retriever
         self.generator = generator
         self.info = info or {}  # what was loaded (classifier, embedder, reranker), for /api/health
+        self.max_searches = max_searches  # a model writer's own searches per question; 0: it is given the passages
 
     @classmethod
     def load(cls, config, library, embedder=None) -> "Pipeline":
@@ -78,7 +89,7 @@ class Pipeline:
                 "embedder": embedder.name, "reranker": reranker.name if reranker else None,
                 "judge": judge.describe() if judge else None}
         return cls(classifier, Retriever(library, embedder, reranker, search),
-                   Generator(writers, default, verifier=verifier, judge=judge), info)
+                   Generator(writers, default, verifier=verifier, judge=judge), info, int(config["MAX_SEARCHES"]))
 
     def describe(self) -> dict:
         """What is actually live, for /api/health."""
@@ -131,7 +142,10 @@ class Pipeline:
         timings: dict[str, float] = {}
         started = clock = time.perf_counter()
         name = provider or self.generator.default
-        complete = getattr(self.generator.writers[name], "complete", None)
+        writer, degraded = self.generator.writers[name], None
+        researching = bool(self.max_searches) and hasattr(writer, "tool_turn")  # the writer searches for itself
+        # a writer that searches reads the conversation itself: the rules' rewrite is enough for the classifier
+        complete = None if researching else getattr(writer, "complete", None)
         standalone, rewritten = rewrite(list(turns), question, complete)
         language = language if language and language != "auto" else (detect_language(question) or "en")
         query_type, confidence = self.classifier.classify(standalone)
@@ -144,15 +158,28 @@ class Pipeline:
         policy = QUERY_POLICIES[query_type]
         stages: dict[str, float] = {}
         top_k = top_k or policy["top_k"]
-        if mode == "deep":
-            top_k = min(DEEP_MAX, 2 * top_k)
         store = getattr(self.retriever.library, "store", None)
         hidden = store.hidden_documents(reader) if store is not None and reader is not None else frozenset()
         community = reader.community if reader is not None else None  # for the boosts, when they are on
-        search = lambda q, k: self.retriever.search(q, k, policy["candidates"], stages, filters=filters,  # noqa: E731
-                                                    hidden=hidden, community=community)
+        search = lambda q, k, more=None: self.retriever.search(  # noqa: E731
+            q, k, policy["candidates"], stages, filters=within(filters, more), hidden=hidden, community=community)
+        if researching:
+            toolbox = Toolbox(lambda q, more: search(q, top_k, more), lambda i: self.passage(i, filters, hidden),
+                              lambda: self.works(reader), self.max_searches)
+            try:
+                done = research(writer, question, list(turns), toolbox, language,
+                                is_halachic(standalone, []), model)
+            except ProviderError as exc:  # the plain pipeline answers instead, offline
+                log.warning("%s failed while searching (%s); answering with the plain pipeline", name, exc)
+                degraded, name = f"{exc}; the library was searched for the question and the answer written offline", \
+                    self.generator.fallback
+            else:
+                yield from self.researched(asked, done, toolbox, name, model, timings, clock, started, stages, mode)
+                return
+        if mode == "deep":
+            top_k = min(DEEP_MAX, 2 * top_k)
         hits = search(standalone, top_k)
-        followup = None
+        first, followup = len(hits), None
         if query_type == "reasoning" or mode == "deep":
             hits, followup = follow_up(standalone, hits, search)
         relations = getattr(self.retriever.library, "relations", None)
@@ -164,22 +191,79 @@ class Pipeline:
             hidden = store.hidden_documents(reader)  # again: a document committed since the search began
             hits = [h for h in hits if h.chunk.doc_id not in hidden]
         timings["retrieve"] = lap(clock)
-        evidence = Evidence(hits, self.retriever.reranker is not None, followup)
+        searches = [{"query": standalone, "filters": filters or {}, "results": list(range(1, first + 1)),
+                     "error": None}]
+        if followup:
+            searches.append({"query": followup["query"], "filters": filters or {}, "error": None,
+                             "results": list(range(first + 1, first + 1 + followup["added"]))})
+        evidence = Evidence(hits, self.retriever.reranker is not None, followup, searches)
         yield "sources", evidence
 
         clock = time.perf_counter()
         request = WriteRequest(standalone, query_type, hits, language, model, is_halachic(standalone, hits),
                                untrusted_passages(hits, getattr(self.retriever.library, "store", None)))
         answer = None
-        pieces = self.generator.stream(request, provider) if streaming else [self.generator.answer(request, provider)]
+        pieces = self.generator.stream(request, name) if streaming else [self.generator.answer(request, name)]
         for piece in pieces:
             if isinstance(piece, Answer):
                 answer = piece
             else:
                 yield "delta", piece
+        if degraded:
+            answer.degraded = degraded
         timings["generate"] = lap(clock)
         timings["total"] = lap(started)
         yield "answer", Result(asked, evidence, answer, {**timings, "stages": stages}, request.halachic, mode)
+
+
+    def researched(self, asked: Question, done: Researched, toolbox: Toolbox, name: str, model: str | None,
+                   timings: dict, clock: float, started: float, stages: dict, mode: str) -> Iterator[tuple[str, object]]:
+        """The events of an answer the writer searched for itself: its evidence, then its draft checked (or, stopped
+        at the bound, the answer written from the evidence found). A reply that searched nothing cites nothing and
+        says it does not come from the library."""
+        hits = toolbox.hits
+        timings["retrieve"] = lap(clock)  # the writer's turns and its searches
+        evidence = Evidence(hits, self.retriever.reranker is not None, None, toolbox.searches)
+        yield "sources", evidence
+        clock = time.perf_counter()
+        request = WriteRequest(asked.standalone_question, asked.query_type, hits, asked.language, model,
+                               is_halachic(asked.standalone_question, hits),
+                               untrusted_passages(hits, getattr(self.retriever.library, "store", None)))
+        if not done.searched and done.draft is not None and done.draft.text:
+            answer = Answer(f"{done.draft.text}\n\n{not_from_library(asked.language)}", generator=name,
+                            model=done.draft.model, from_library=False)
+        elif done.draft is not None:
+            answer = self.generator.finish(done.draft, request, name)
+        else:  # stopped at the bound: written from what was found
+            answer = self.generator.answer(request, name)
+        timings["generate"] = lap(clock)
+        timings["total"] = lap(started)
+        yield "answer", Result(asked, evidence, answer, {**timings, "stages": stages}, request.halachic, mode)
+
+    def passage(self, ident: str, filters: dict | None, hidden: frozenset[str]) -> Hit | None:
+        """The passage a writer's get_passage names, in the documents the question may search."""
+        return passage_hit(self.retriever.library.current(), ident, self.retriever.scope(
+            {k: v for k, v in (filters or {}).items() if k not in SECTION_FILTERS}, hidden))
+
+    def works(self, reader) -> list[dict]:
+        """The catalog reader sees, for a writer's list_works and search_library's work names."""
+        store = getattr(self.retriever.library, "store", None)
+        return catalog(*store.catalog_rows(reader)) if store is not None else []
+
+
+def within(filters: dict | None, more: dict | None) -> dict | None:
+    """The reader's filters with a writer's search's own added; the reader's win, and both document lists hold."""
+    if not more:
+        return filters
+    merged = {**more, **(filters or {})}
+    if filters and filters.get("document_ids") is not None and more.get("document_ids") is not None:
+        merged["document_ids"] = [d for d in filters["document_ids"] if d in set(more["document_ids"])]
+    return merged
+
+
+def not_from_library(language: str) -> str:
+    """The line under a reply the writer gave without searching."""
+    return NOT_FROM_LIBRARY.get(language, NOT_FROM_LIBRARY["en"])
 
 
 def hosted_writers(config) -> dict:

@@ -50,6 +50,29 @@ def catalog(documents: list[DocumentInfo], rows) -> list[dict]:
             entry["link"] = links.get(entry["number"]) if not entry["within"] else None
         works.append({"document_id": doc.id, "work": doc.work or doc.title, "title": doc.title, "author": doc.author,
                       "language": doc.language, "tier": doc.tier, "community": doc.community,
-                      "link": course.get("link"), "instructor": course.get("instructor"),
+                      "course": bool(course), "link": course.get("link"), "instructor": course.get("instructor"),
                       "passages": doc.chunk_count, "sections": listed})
     return works
+
+
+KIND_WORDS = {"course": "course", "lesson": "course", "lessons": "course", "class": "course"}
+NAME_WORDS = re.compile(r"\w{2,}")
+FILLER = frozenset({"the", "that", "this", "of", "on", "in", "a", "an", "by", "to", "and", "about", "book", "work"})
+
+
+def find_works(works: list[dict], name: str) -> list[dict]:
+    """The works a loose name ("the MCP course", "shulchan arukh", an author) names, best first: each word of the
+    name counts when it is in the work's name, title, author or instructor, or names its kind ("course")."""
+    wanted = [w for w in NAME_WORDS.findall(name.casefold()) if w not in FILLER]
+    scored = []
+    for work in works:
+        if work["document_id"] == name.strip():
+            return [work]
+        text = " ".join(filter(None, (work["work"], work["title"], work["author"], work["instructor"],
+                                      work["document_id"]))).casefold()
+        found = [w for w in wanted if w in text or KIND_WORDS.get(w) == "course" and work.get("course")]
+        named = [w for w in wanted if w not in KIND_WORDS and w in text]
+        if wanted and named and len(found) / len(wanted) >= 0.5:
+            scored.append((len(found) / len(wanted), work))
+    best = max((score for score, _ in scored), default=0)
+    return [work for score, work in scored if score == best]

@@ -47,6 +47,16 @@ def joining(view, keys: list[str], scope: Scope) -> dict[str, Hit]:
     return hits
 
 
+def passage_hit(view, ident: str, scope: Scope) -> Hit | None:
+    """The passage a chunk id or a passage key (canonical reference) names, in a document scope allows; None when
+    there is none."""
+    position = view.by_id(ident)
+    if position is not None:
+        chunk = view.chunks_of([position])[0]
+        ident = chunk.key if chunk is not None else ident
+    return joining(view, [ident], scope).get(ident)
+
+
 def with_related(hits: list[Hit], view, relations, scope: Scope = Scope(), kinds=OPPOSING,
                  community: str | None = None, most: int = MAX_RELATED) -> list[Hit]:
     """The hits with the passages related to them by relations of kinds, each beside the passage it relates to.

@@ -68,9 +68,10 @@ def question_json(question: Question) -> dict:
 
 
 def evidence_json(evidence: Evidence) -> dict:
-    """The "sources" event: the passages, whether a cross-encoder ordered them, and the follow-up search."""
+    """The "sources" event: the passages, whether a cross-encoder ordered them, the follow-up search, and every
+    search made (by the pipeline, or by a writer that searched for itself) with its filters and what it found."""
     return {"passages": [passage_json(n, hit) for n, hit in enumerate(evidence.hits, start=1)],
-            "reranked": evidence.reranked, "followup_retrieval": evidence.followup}
+            "reranked": evidence.reranked, "followup_retrieval": evidence.followup, "searches": evidence.searches}
 
 
 def result_json(result: Result) -> dict:
@@ -95,6 +96,8 @@ def result_json(result: Result) -> dict:
         **({"degraded_reason": answer.degraded} if answer.degraded else {}),
         "reranked": sources["reranked"],
         "followup_retrieval": sources["followup_retrieval"],
+        "searches": sources["searches"],
+        "from_library": answer.from_library,
         "timings_ms": result.timings,
     }
 

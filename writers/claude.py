@@ -10,7 +10,9 @@ from collections.abc import Iterator
 from models import Draft, WriteRequest
 from writers.hosted import MAX_TOKENS, HostedWriter, statement, with_markers
 from writers.prompt import SYSTEM_PROMPT, as_data, is_decline, passage_label, task_text
+from writers.research import Turn
 from writers.resilience import Failure, status_failure
+from writers.tools import TOOLS, ToolCall, ToolReply
 
 SENTENCE_BREAK_RE = re.compile(r"((?<=[.!?])\s+|\s*\n\s*)")  # a sentence ends at . ! ? and at a line break
 
@@ -73,6 +75,41 @@ class ClaudeWriter(HostedWriter):
                 raise self.bad_reply("a message stream")
             message = stream.get_final_message()
         yield claude_draft(message.content, message.model)
+
+    # searching for itself (writers/research.py): Claude's tool use
+
+    @staticmethod
+    def tool_conversation(system: str, said: list[tuple[str, str]], question: str) -> list[dict]:
+        return [*({"role": role, "content": text} for role, text in said), {"role": "user", "content": question}]
+
+    def tool_turn(self, messages: list[dict], system: str, model: str, tools: bool) -> Turn:
+        """One Messages API call with the tools (tool_choice none when tools is False)."""
+        params = {"model": model, "max_tokens": self.max_tokens, "system": system, "messages": messages,
+                  "tools": [{"name": t["name"], "description": t["description"], "input_schema": t["parameters"]}
+                            for t in TOOLS],
+                  "tool_choice": {"type": "auto" if tools else "none"}}
+
+        def call():
+            message = self.message(self.client.messages.create(**params))
+            calls = [ToolCall(b.id, b.name, b.input) for b in message.content if b.type == "tool_use"]
+            text = "".join(b.text for b in message.content if b.type == "text").strip()
+            return Turn(text, calls, message.model, message)
+
+        return self.guard.call(call)
+
+    @staticmethod
+    def tool_draft(turn: Turn) -> Draft:
+        return claude_draft(turn.raw.content, turn.model)
+
+    @staticmethod
+    def tool_results(messages: list[dict], turn: Turn, replies: list[ToolReply]) -> None:
+        said = [{"type": "text", "text": b.text} if b.type == "text" else
+                {"type": "tool_use", "id": b.id, "name": b.name, "input": b.input}
+                for b in turn.raw.content if b.type in ("text", "tool_use") and (b.type != "text" or b.text)]
+        messages.append({"role": "assistant", "content": said})
+        messages.append({"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": c.id, "content": r.content, "is_error": r.error}
+            for c, r in zip(turn.calls, replies)]})
 
     def message(self, reply):
         """reply, if it is a Message (the SDK hands back a body it cannot read as one as text)."""

@@ -12,7 +12,9 @@ from collections.abc import Iterator
 from models import Draft, Statement, WriteRequest
 from writers.hosted import MAX_TOKENS, TEMPERATURE, HostedWriter, statement, with_markers
 from writers.prompt import build_prompt, decline_text, found_text
+from writers.research import Turn
 from writers.resilience import Failure, status_failure
+from writers.tools import TOOLS, ToolCall, ToolReply
 
 log = logging.getLogger(__name__)
 
@@ -116,6 +118,45 @@ class GeminiWriter(HostedWriter):
         response = self.client.models.generate_content(model=model, contents=user,
                                                        config=self.config(system, max_tokens, False))
         return (response.text or "").strip()
+
+    # searching for itself (writers/research.py): Gemini's function calling
+
+    def tool_conversation(self, system: str, said: list[tuple[str, str]], question: str) -> list:
+        part = self.types.Part
+        return [*(self.types.Content(role="model" if role == "assistant" else "user", parts=[part(text=text)])
+                  for role, text in said), self.types.Content(role="user", parts=[part(text=question)])]
+
+    def tool_turn(self, contents: list, system: str, model: str, tools: bool) -> Turn:
+        """One generateContent call with the functions declared (mode NONE when tools is False)."""
+        types = self.types
+        config = types.GenerateContentConfig(
+            system_instruction=system, temperature=TEMPERATURE, max_output_tokens=self.max_tokens,
+            tools=[types.Tool(function_declarations=[
+                types.FunctionDeclaration(name=t["name"], description=t["description"],
+                                          parameters_json_schema=t["parameters"]) for t in TOOLS])],
+            tool_config=types.ToolConfig(function_calling_config=types.FunctionCallingConfig(
+                mode="AUTO" if tools else "NONE")),
+            automatic_function_calling=types.AutomaticFunctionCallingConfig(disable=True))
+
+        def call():
+            response = self.client.models.generate_content(model=model, contents=contents, config=config)
+            content = response.candidates[0].content if response.candidates else None
+            if content is None or not content.parts:
+                raise self.bad_reply("a message or function call")
+            calls = [ToolCall(p.function_call.id or f"call-{i}", p.function_call.name or "", p.function_call.args or {})
+                     for i, p in enumerate(content.parts) if p.function_call]
+            text = "".join(p.text for p in content.parts if p.text and not p.thought).strip()
+            return Turn(text, calls, response.model_version or model, content)
+
+        return self.guard.call(call)
+
+    def tool_results(self, contents: list, turn: Turn, replies: list[ToolReply]) -> None:
+        contents.append(turn.raw)
+        contents.append(self.types.Content(role="user", parts=[
+            self.types.Part(function_response=self.types.FunctionResponse(
+                id=c.id if not c.id.startswith("call-") else None, name=c.name,
+                response={"error" if r.error else "output": json.loads(r.content)}))
+            for c, r in zip(turn.calls, replies)]))
 
     def draft(self, raw: str | None, request: WriteRequest, model: str | None) -> Draft:
         """The Draft of a JSON reply, or a ProviderError when it is not the requested JSON."""

@@ -67,6 +67,11 @@ class HostedWriter:
         return {"name": self.name, "model": self.model, "models": list(self.models), "configured": True,
                 **self.guard.status()}
 
+    @staticmethod
+    def tool_draft(turn) -> Draft:
+        """The text a writer answered with after its searches (research.py), its [n] parsed by the generator."""
+        return Draft(turn.text, None, turn.model)
+
     def bad_reply(self, what: str) -> ProviderError:
         """The error for a reply that is not what was asked for."""
         return ProviderError(f"{self.label}: the reply was not {what}")

@@ -9,7 +9,9 @@ from collections.abc import Iterator
 from models import Draft, WriteRequest
 from writers.hosted import MAX_TOKENS, TEMPERATURE, HostedWriter
 from writers.prompt import build_prompt
+from writers.research import Turn
 from writers.resilience import Failure, status_failure
+from writers.tools import TOOLS, ToolCall, ToolReply, arguments_text
 
 
 class OpenAIWriter(HostedWriter):
@@ -59,6 +61,41 @@ class OpenAIWriter(HostedWriter):
         if not isinstance(text, str):
             raise self.bad_reply("a chat completion")
         return text, reply.get("model") or body["model"]
+
+    # searching for itself (writers/research.py): OpenAI's tools and tool_calls
+
+    def tool_conversation(self, system: str, said: list[tuple[str, str]], question: str) -> list[dict]:
+        return [{"role": "system", "content": system}, *({"role": r, "content": t} for r, t in said),
+                {"role": "user", "content": question}]
+
+    def tool_turn(self, messages: list[dict], system: str, model: str, tools: bool) -> Turn:
+        """One chat completion with the tools offered (or, tools False, refused: tool_choice none)."""
+        body = {"model": model, "messages": messages, "max_tokens": self.max_tokens, "temperature": TEMPERATURE,
+                "tools": [{"type": "function", "function": spec} for spec in TOOLS],
+                "tool_choice": "auto" if tools else "none"}
+        return self.guard.call(lambda: self._tool_turn(body))
+
+    def _tool_turn(self, body: dict) -> Turn:
+        response = self.client.post(self.url, json=body)
+        response.raise_for_status()
+        try:
+            reply = response.json()
+            message = reply["choices"][0]["message"]
+            calls = [ToolCall(str(c["id"]), str(c["function"]["name"]), c["function"].get("arguments") or "{}")
+                     for c in message.get("tool_calls") or ()]
+        except (ValueError, KeyError, IndexError, TypeError, AttributeError):
+            raise self.bad_reply("a chat completion") from None
+        text = message.get("content")
+        if not isinstance(text, str | None):
+            raise self.bad_reply("a chat completion")
+        return Turn((text or "").strip(), calls, reply.get("model") or body["model"], message)
+
+    @staticmethod
+    def tool_results(messages: list[dict], turn: Turn, replies: list[ToolReply]) -> None:
+        messages.append({"role": "assistant", "content": turn.raw.get("content"), "tool_calls": [
+            {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": arguments_text(c)}}
+            for c in turn.calls]})
+        messages += [{"role": "tool", "tool_call_id": c.id, "content": r.content} for c, r in zip(turn.calls, replies)]
 
     def _write(self, request: WriteRequest) -> Draft:
         """One chat completion of generator.py's prompt; the [n] markers are parsed later."""

@@ -135,10 +135,23 @@ SCHEMAS = {
                        "stages": {"type": "object", "additionalProperties": NUMBER}},
     },
     "Sources": {
-        "type": "object", "required": ["passages", "reranked", "followup_retrieval"],
+        "type": "object", "required": ["passages", "reranked", "followup_retrieval", "searches"],
         "description": "The stream's sources event: the passages found.",
         "properties": {"passages": {"type": "array", "items": ref("Passage")}, "reranked": BOOLEAN,
-                       "followup_retrieval": nullable(ref("FollowUp"))},
+                       "followup_retrieval": nullable(ref("FollowUp")),
+                       "searches": {"type": "array", "items": ref("Search")}},
+    },
+    "Search": {
+        "type": "object", "required": ["query", "filters", "results", "error"],
+        "description": "One search for the answer: the pipeline's, or one a model writer chose, with its filters.",
+        "properties": {
+            "query": NULLABLE_TEXT,
+            "filters": {"type": "object", "description": "The filters it ran with (a writer's: work, section, "
+                                                         "language), the reader's own besides."},
+            "results": {"type": "array", "items": {"type": "integer", "minimum": 1},
+                        "description": "The numbers of the passages it found."},
+            "error": {**NULLABLE_TEXT, "description": "Why it was refused (bad arguments, the search limit)."},
+        },
     },
     "FollowUp": {
         "type": "object", "required": ["query", "added"],
@@ -149,7 +162,8 @@ SCHEMAS = {
         "type": "object", "description": "The checked answer with its evidence (also the stream's answer event).",
         "required": ["id", *QUESTION["required"], "answer", "declined", "answerability", "halachic", "mode",
                      "citations", "invalid_citations", "removed_claims", "flagged_claims", "passages", "generator",
-                     "model", "degraded", "reranked", "followup_retrieval", "timings_ms"],
+                     "model", "degraded", "reranked", "followup_retrieval", "searches", "from_library",
+                     "timings_ms"],
         "properties": {
             "id": {**NULLABLE_TEXT, "description": "Its id in the history; null when the server keeps none."},
             **QUESTION["properties"],
@@ -172,6 +186,9 @@ SCHEMAS = {
             "degraded_reason": {**TEXT, "description": "Why; only when degraded."},
             "reranked": BOOLEAN,
             "followup_retrieval": nullable(ref("FollowUp")),
+            "searches": {"type": "array", "items": ref("Search")},
+            "from_library": {**BOOLEAN, "description": "False: a model writer replied without searching (a greeting); "
+                                                       "the reply cites nothing and says so."},
             "timings_ms": ref("Timings"),
         },
     },

@@ -45,11 +45,12 @@ SCHEMAS = {
                 "properties": {"works": {"type": "array", "items": ref("Work")}}},
     "Work": {
         "type": "object", "description": "One document of the library as a work: a course, a book, a part.",
-        "required": ["document_id", "work", "title", "author", "language", "tier", "community", "link", "instructor",
-                     "passages", "sections"],
+        "required": ["document_id", "work", "title", "author", "language", "tier", "community", "course", "link",
+                     "instructor", "passages", "sections"],
         "properties": {
             "document_id": TEXT, "work": TEXT, "title": TEXT, "author": NULLABLE_TEXT, "language": NULLABLE_TEXT,
-            "tier": NULLABLE_TEXT, "community": NULLABLE_TEXT, "link": LINK,
+            "tier": NULLABLE_TEXT, "community": NULLABLE_TEXT,
+            "course": {"type": "boolean", "description": "A course script (Course Title:, Lesson N: ...)."}, "link": LINK,
             "instructor": {**NULLABLE_TEXT, "description": "A course script's instructor."},
             "passages": COUNT, "sections": {"type": "array", "items": ref("Section")},
         },

@@ -188,6 +188,7 @@ class WriteRequest:
     model: str | None = None  # overrides the writer's configured model for this request
     halachic: bool = False  # a question of religious law: teach each source's opinion, never rule
     untrusted: frozenset[int] = frozenset()  # numbers of passages from uploads no tier vouches for (writers/instructions.py)
+    parts: tuple = ()  # a two-subject question: (subject, its search, its passage numbers) each, answered apart
 
 
 @dataclass(frozen=True)

@@ -14,25 +14,24 @@ from pathlib import Path
 
 from generator import Generator
 from hebrew.script import detect_language
-from hebrew.words import content_words, tokenize
 from models import OPPOSING, RELATION_KINDS, Answer, Evidence, Hit, Question, Result, WriteRequest
 from question.halacha import is_halachic
 from question.rewrite import rewrite
+from question.subjects import apart, subjects
 from retrieval import RetrievalConfig, Retriever
 from search.embedders import settings
-from ingest.catalog import catalog
+from ingest.catalog import catalog, find_works
+from search.follow_up import follow_up
 from search.related import passage_hit, with_related
-from search.sections import SECTION_FILTERS
+from ingest.sections import SECTION_FILTERS
 from search.reranker import Reranker
-from writers.claude import ClaudeWriter
-from writers.gemini import GeminiWriter
 from writers.instructions import untrusted_passages
 from writers.judge import AnswerabilityJudge
 from writers.offline import ExtractiveWriter
-from writers.openai_compatible import OpenAIWriter
 from writers.prompt import DECLINE
 from writers.research import Researched, research
-from writers.tools import MAX_SEARCHES, Toolbox
+from writers.configured import hosted_writers
+from writers.tools import MAX_SEARCHES, Toolbox, within
 from writers.verify import Verifier
 from writers.writer import ProviderError, status_of
 
@@ -45,7 +44,7 @@ QUERY_POLICIES = {
     "reasoning": {"candidates": 200, "top_k": 6},  # weighs several facts: more evidence
     "calculation": {"candidates": 200, "top_k": 5},
 }
-FOLLOW_UP_ADDED = 2  # passages a reasoning question's one follow-up retrieval may add
+SUBJECT_MIN = 3  # passages searched for each subject of a two-subject question
 # How a reader wants the sources taught (the seeds' modes): practical as the query type asks; deep research
 # takes twice the passages (at most DEEP_MAX) and searches once more for what any question's passages miss.
 MODES = ("practical", "deep", "posek")
@@ -178,10 +177,16 @@ class Pipeline:
                 return
         if mode == "deep":
             top_k = min(DEEP_MAX, 2 * top_k)
-        hits = search(standalone, top_k)
-        first, followup = len(hits), None
-        if query_type == "reasoning" or mode == "deep":
-            hits, followup = follow_up(standalone, hits, search)
+        split, followup = subjects(standalone), None
+        if split:  # two subjects: a search for each, their evidence kept apart for the writer
+            hits, found = self.search_each(split, search, top_k, reader)
+        else:
+            hits = search(standalone, top_k)
+            found = [(standalone, filters or {}, [h.chunk.id for h in hits], None)]
+            if query_type == "reasoning" or mode == "deep":
+                hits, followup = follow_up(standalone, hits, search)
+                if followup:
+                    found.append((followup["query"], filters or {}, [h.chunk.id for h in hits[len(found[0][2]):]], None))
         relations = getattr(self.retriever.library, "relations", None)
         if relations is not None:  # a passage argued with brings in its opponent (the posek's: every relation)
             kinds = RELATION_KINDS if mode == "posek" else OPPOSING
@@ -191,17 +196,17 @@ class Pipeline:
             hidden = store.hidden_documents(reader)  # again: a document committed since the search began
             hits = [h for h in hits if h.chunk.doc_id not in hidden]
         timings["retrieve"] = lap(clock)
-        searches = [{"query": standalone, "filters": filters or {}, "results": list(range(1, first + 1)),
-                     "error": None}]
-        if followup:
-            searches.append({"query": followup["query"], "filters": filters or {}, "error": None,
-                             "results": list(range(first + 1, first + 1 + followup["added"]))})
+        numbers = {h.chunk.id: n for n, h in enumerate(hits, start=1)}
+        searches = [{"query": query, "filters": used, "results": [numbers[i] for i in ids if i in numbers],
+                     "error": None} for query, used, ids, _ in found]
         evidence = Evidence(hits, self.retriever.reranker is not None, followup, searches)
         yield "sources", evidence
 
         clock = time.perf_counter()
+        parts = apart([(subject.label, subject.question, s["results"]) for (*_, subject), s in zip(found, searches)]
+                      ) if split else ()
         request = WriteRequest(standalone, query_type, hits, language, model, is_halachic(standalone, hits),
-                               untrusted_passages(hits, getattr(self.retriever.library, "store", None)))
+                               untrusted_passages(hits, getattr(self.retriever.library, "store", None)), parts)
         answer = None
         pieces = self.generator.stream(request, name) if streaming else [self.generator.answer(request, name)]
         for piece in pieces:
@@ -240,6 +245,25 @@ class Pipeline:
         timings["total"] = lap(started)
         yield "answer", Result(asked, evidence, answer, {**timings, "stages": stages}, request.halachic, mode)
 
+    def search_each(self, split: list, search, top_k: int, reader) -> tuple[list[Hit], list[tuple]]:
+        """A search for each subject of a question (question/subjects.py), within the work it names when the
+        library has one; the hits of all, each passage once, and (query, filters, chunk ids, label) of each search."""
+        hits, found, seen = [], [], set()
+        works = None
+        for subject in split:
+            query, more = subject.query, None
+            if subject.about:
+                works = self.works(reader) if works is None else works
+                named = find_works(works, subject.label)
+                if named:
+                    query, more = subject.about, {"document_ids": [w["document_id"] for w in named]}
+            mine = search(query, max(SUBJECT_MIN, top_k // 2 + 1), more)
+            shown = {"work": named[0]["work"]} if more else {}
+            found.append((query, shown, [h.chunk.id for h in mine], subject))
+            hits += [h for h in mine if h.chunk.id not in seen]
+            seen |= {h.chunk.id for h in mine}
+        return hits, found
+
     def passage(self, ident: str, filters: dict | None, hidden: frozenset[str]) -> Hit | None:
         """The passage a writer's get_passage names, in the documents the question may search."""
         return passage_hit(self.retriever.library.current(), ident, self.retriever.scope(
@@ -251,63 +275,11 @@ class Pipeline:
         return catalog(*store.catalog_rows(reader)) if store is not None else []
 
 
-def within(filters: dict | None, more: dict | None) -> dict | None:
-    """The reader's filters with a writer's search's own added; the reader's win, and both document lists hold."""
-    if not more:
-        return filters
-    merged = {**more, **(filters or {})}
-    if filters and filters.get("document_ids") is not None and more.get("document_ids") is not None:
-        merged["document_ids"] = [d for d in filters["document_ids"] if d in set(more["document_ids"])]
-    return merged
-
-
 def not_from_library(language: str) -> str:
     """The line under a reply the writer gave without searching."""
     return NOT_FROM_LIBRARY.get(language, NOT_FROM_LIBRARY["en"])
 
 
-def hosted_writers(config) -> dict:
-    """The model writers whose keys or servers the config names, by provider name."""
-    writers, timeout, retries = {}, config["LLM_TIMEOUT"], config["LLM_RETRIES"]
-    if config["ANTHROPIC_API_KEY"]:
-        writers["claude"] = ClaudeWriter(
-            config["ANTHROPIC_API_KEY"], config["CLAUDE_MODEL"], config["ANTHROPIC_BASE_URL"], timeout, retries,
-            models=config["CLAUDE_MODELS"],
-        )
-    if config["GEMINI_API_KEY"]:
-        writers["gemini"] = GeminiWriter(
-            config["GEMINI_API_KEY"], config["GEMINI_MODEL"], config["GEMINI_BASE_URL"], timeout, retries,
-            models=config["GEMINI_MODELS"],
-        )
-    if config["OPENAI_BASE_URL"]:
-        if not config["OPENAI_MODEL"]:
-            raise ValueError("OPENAI_BASE_URL is set but OPENAI_MODEL is not; name the model the server runs "
-                             "(FLASK_OPENAI_MODEL=llama3.1:8b, for example)")
-        writers["openai"] = OpenAIWriter(
-            config["OPENAI_BASE_URL"], config["OPENAI_MODEL"], config["OPENAI_API_KEY"], timeout, retries,
-            models=config["OPENAI_MODELS"],
-        )
-    return writers
-
-
 def lap(since: float) -> float:
     """Milliseconds since a perf_counter reading."""
     return round((time.perf_counter() - since) * 1000, 2)
-
-
-def follow_up(question: str, hits: list[Hit], search) -> tuple[list[Hit], dict | None]:
-    """One more retrieval, never more, when the evidence for a reasoning question is weak.
-
-    Weak means that content words of the question occur in none of the passages: the search missed a part
-    of what the question asks. The missing words are searched alone and up to FOLLOW_UP_ADDED new passages
-    are added after the first ones (their scores belong to another query, so they are not merged into one order).
-    """
-    found = set().union(*(content_words(f"{h.chunk.title} {h.chunk.text}") for h in hits)) if hits else set()
-    asked = content_words(question)
-    missing = [w for w in dict.fromkeys(tokenize(question)) if w in asked and w not in found]
-    if not missing:
-        return hits, None
-    query = " ".join(missing)
-    seen = {h.chunk.id for h in hits}
-    added = [h for h in search(query, len(hits) + FOLLOW_UP_ADDED) if h.chunk.id not in seen][:FOLLOW_UP_ADDED]
-    return hits + added, {"query": query, "added": len(added)}

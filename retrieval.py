@@ -17,8 +17,8 @@ from hebrew.script import HEBREW_LETTER
 from models import Chunk, Hit
 from search.embedders import UNCALIBRATED
 from search.reranker import Reranker
-from search.sections import SECTION_FILTERS, section_keys
-from search.sections import wanted as sections_wanted
+from ingest.sections import SECTION_FILTERS, section_keys
+from ingest.sections import wanted as sections_wanted
 from search.view import Scope, top
 
 MODES = ("bm25", "dense", "hybrid", "rerank")
@@ -147,7 +147,7 @@ class Retriever:
 
     def scope(self, filters: dict | None, hidden: frozenset[str] = frozenset()) -> Scope:
         """The documents filters allow (all when there are none), without those hidden from the reader, and of
-        them the passages of the sections filters name, if they name any (search/sections.py)."""
+        them the passages of the sections filters name, if they name any (ingest/sections.py)."""
         if not filters:
             return Scope(excluded=frozenset(hidden))
         by_document = {k: v for k, v in filters.items() if k not in SECTION_FILTERS}

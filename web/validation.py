@@ -9,7 +9,7 @@ from flask import request
 from werkzeug.exceptions import NotFound
 from werkzeug.routing import BaseConverter
 
-from search.sections import SectionFilterError, read_sections
+from ingest.sections import SectionFilterError, read_sections
 from storage.history import SESSION_ID
 from storage.store import FILTER_FIELDS as METADATA_FILTERS
 from web.errors import ApiError

@@ -10,4 +10,7 @@ resilience.py        retries with backoff and jitter, Retry-After, the circuit b
 offline.py           the offline writer: cited sentences of the passages, or an honest decline
 verify.py            claims checked: valid number, verbatim quotes, support; uncited and unsupported removed
 instructions.py      instructions planted in uploads: claims that tell the reader to act, resting only on them
+configured.py        the hosted writers a config names
+tools.py             the library as tools for a model writer: search_library, get_passage, list_works
+research.py          a model writer that searches for itself: the bounded loop of tool calls
 """

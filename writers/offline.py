@@ -129,8 +129,11 @@ class ExtractiveWriter:
         """The answer's parts in order (cited sentences, under their refs when passages disagree; or the decline
         and what the passages do say), and the choice they come from."""
         started = time.time()
-        choice = self.choose(request.question, request.query_type, request.hits)
+        apart = self.compose_parts(request) if request.parts else None
+        choice = apart[1] if apart else self.choose(request.question, request.query_type, request.hits)
         self.last_call = {"ok": True, "at": started, "error": None, "ms": round((time.time() - started) * 1000, 1)}
+        if apart:
+            return apart
         if choice.computation:  # each figure's sentence cited, then the arithmetic on a line of its own
             return [*[("" if i == 0 else " ") + cite(s, n) for i, (n, s) in enumerate(choice.answer)],
                     "\n" if choice.answer else "", choice.computation], choice
@@ -148,6 +151,21 @@ class ExtractiveWriter:
             lead = OPINIONS.get(request.language, OPINIONS["en"])
             pieces += [f"{chr(10) * 2 if pieces else ''}{lead}\n\n", *listed(said, request.hits, request.language)]
         return pieces, choice
+
+    def compose_parts(self, request: WriteRequest) -> tuple[list[str], Choice] | None:
+        """A two-subject question answered apart: under each subject's name, the sentences its own passages give
+        for its own search; None when neither subject's passages answer (the whole question is then composed)."""
+        pieces, total = [], Choice()
+        for label, query, numbers in request.parts:
+            choice = self.choose(query, request.query_type, [request.hits[n - 1] for n in numbers])
+            if not choice.answer:
+                continue
+            pieces.append(f"{chr(10) * 2 if pieces else ''}{label}:\n")
+            pieces += [("" if i == 0 else "\n") + f"- {cite(s, numbers[k - 1])}" for i, (k, s) in enumerate(choice.answer)]
+            total.answer += [(numbers[k - 1], s) for k, s in choice.answer]
+            if choice.answerability is not None:
+                total.answerability = max(total.answerability or 0.0, choice.answerability)
+        return (pieces, total) if total.answer else None
 
     def scores(self, question: str, query_type: str, hits: list[Hit]) -> tuple[list[tuple[int, int, str]], np.ndarray, np.ndarray]:
         """The candidate sentences, each one's cosine with the question, and its combined score."""

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from ingest.catalog import find_works
-from search.sections import EXAMPLE, SectionFilterError, read_sections
+from ingest.sections import EXAMPLE, SectionFilterError, read_sections
 
 MAX_SEARCHES = 3
 MAX_QUERY_CHARS = 2000  # as a question may be (web/validation.py)
@@ -175,6 +175,16 @@ class Toolbox:
         chunk = self.hits[n - 1].chunk
         return {"n": n, "id": chunk.id, "ref": chunk.ref, "title": chunk.title,
                 "section": " › ".join(chunk.section_path) or None, "text": chunk.text}
+
+
+def within(filters: dict | None, more: dict | None) -> dict | None:
+    """The reader's filters with a writer's search's own added; the reader's win, and both document lists hold."""
+    if not more:
+        return filters
+    merged = {**more, **(filters or {})}
+    if filters and filters.get("document_ids") is not None and more.get("document_ids") is not None:
+        merged["document_ids"] = [d for d in filters["document_ids"] if d in set(more["document_ids"])]
+    return merged
 
 
 def arguments_of(call: ToolCall, tool) -> dict:

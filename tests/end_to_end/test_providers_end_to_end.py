@@ -37,7 +37,8 @@ def llm_app(real_library, standins):
                        "ANTHROPIC_API_KEY": "test-key", "ANTHROPIC_BASE_URL": standins["claude"].url,
                        "GEMINI_API_KEY": "test-key", "GEMINI_BASE_URL": standins["gemini"].url,
                        "OPENAI_BASE_URL": standins["openai"].url + "/v1", "OPENAI_MODEL": "local-standin",
-                       "LLM_TIMEOUT": 3.0, "LLM_RETRIES": 1})
+                       "LLM_TIMEOUT": 3.0, "LLM_RETRIES": 1,
+                       "MAX_SEARCHES": 0})  # the writers are given the passages (test_research_real.py: they search)
 
 
 def events(response) -> list[tuple[str, dict]]:

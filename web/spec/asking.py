@@ -3,7 +3,7 @@
 """
 from models import RELATION_KINDS
 from pipeline import QUERY_POLICIES
-from search.sections import MAX_NUMBER, MAX_RANGES, RANGE
+from ingest.sections import MAX_NUMBER, MAX_RANGES, RANGE
 from storage.answers import SESSION_ID
 from web.spec.common import body, json_content, ok, operation, ref
 from web.validation import (
@@ -99,7 +99,7 @@ SCHEMAS = {
         "type": "object", "description": "A passage found; [n] in the answer cites passage n.",
         "required": ["n", "id", "doc_id", "title", "chunk", "ce_score", "bm25_score", "dense_score", "hybrid_score",
                      "ref", "ref_he", "parent_ref", "section_path", "community", "era", "authority_weight", "tier",
-                     "context_before", "context_after", "truncated", "relation"],
+                     "context_before", "context_after", "truncated", "relation", "link"],
         "properties": {
             "n": {"type": "integer", "minimum": 1}, "id": TEXT, "doc_id": TEXT, "title": TEXT, "chunk": TEXT,
             "ce_score": {**NUMBER, "description": "The cross-encoder's score, else the hybrid one."},
@@ -110,6 +110,8 @@ SCHEMAS = {
             "context_before": NULLABLE_TEXT, "context_after": NULLABLE_TEXT,
             "truncated": {**BOOLEAN, "description": "A text was cut to the longest a passage may be."},
             "relation": nullable(ref("RelationMark")),
+            "link": {"type": ["string", "null"], "format": "uri",
+                     "description": "The link of the passage's lesson, when a course script gives one."},
         },
     },
     "Citation": {

@@ -1,0 +1,104 @@
+// The catalog in the Library panel: each work a collapsible entry with its parts and its sections (lessons, simanim,
+// chapters), their links and passage counts, from GET /api/catalog. Clicking a section (or "Search this work")
+// narrows the next questions to it: the scope line above the question box says so, and its ✕ searches everything
+// again. As everywhere on the page, every string from the server is inserted as text, never as HTML.
+import { readJson, request } from "./api.js";
+
+const panel = document.getElementById("library-panel");
+const tree = document.getElementById("catalog");
+const scopeLine = document.getElementById("scope");
+const scopeLabel = document.getElementById("scope-label");
+const scopeClear = document.getElementById("scope-clear");
+let scope = null;  // {filters, label} of the narrowed search, or null for the whole library
+
+// The filters of the next question, or null for the whole library.
+export function scopeFilters() {
+  return scope ? scope.filters : null;
+}
+
+function setScope(filters, label) {
+  scope = filters ? { filters, label } : null;
+  scopeLabel.textContent = label || "";
+  scopeLine.hidden = !scope;
+  if (scope) document.getElementById("question").focus();
+}
+
+function element(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function link(href, text) {
+  const a = element("a", "catalog-link", text);
+  a.href = href;  // the server keeps only http(s) links (ingest/course.py)
+  a.target = "_blank";
+  a.rel = "noopener noreferrer";
+  return a;
+}
+
+function sectionItem(work, section) {
+  const item = element("li", "catalog-section");
+  const name = section.heading ? `${section.title} · ${section.heading}` : section.title;
+  const count = ` (${section.passages.toLocaleString()})`;
+  if (section.number === null) {
+    item.append(element("bdi", "", name), count);
+  } else {
+    const part = section.within.length ? section.within[section.within.length - 1] : null;
+    const button = element("button", "section-filter", "");
+    button.type = "button";
+    button.append(element("bdi", "", name), count);
+    button.title = "Search only this section";
+    button.addEventListener("click", () => setScope(
+      { document_ids: [work.document_id], section: section.number, ...(part ? { part } : {}) },
+      `${work.work} › ${part ? `${part} › ` : ""}${section.title}`));
+    item.appendChild(button);
+  }
+  if (section.link) item.append(" ", link(section.link, "lesson page"));
+  return item;
+}
+
+function workEntry(work) {
+  const entry = element("details", "catalog-work");
+  const summary = element("summary");
+  summary.append(element("bdi", "catalog-title", work.work));
+  const about = [work.author, work.language, `${work.passages.toLocaleString()} passages`].filter(Boolean).join(" · ");
+  summary.append(element("span", "panel-note", ` ${about}`));
+  entry.appendChild(summary);
+  const whole = element("button", "secondary work-filter", "Search this work");
+  whole.type = "button";
+  whole.addEventListener("click", () => setScope({ document_ids: [work.document_id] }, work.work));
+  entry.appendChild(whole);
+  if (work.link) entry.append(" ", link(work.link, work.course ? "course page" : "page"));
+  const parts = new Map();  // the sections of each part ("" for a work without parts), in document order
+  for (const section of work.sections) {
+    const key = section.within.join(" › ");
+    if (!parts.has(key)) parts.set(key, []);
+    parts.get(key).push(section);
+  }
+  for (const [part, sections] of parts) {
+    const list = element("ul", "catalog-sections");
+    for (const section of sections) list.appendChild(sectionItem(work, section));
+    if (!part) { entry.appendChild(list); continue; }
+    const group = element("details", "catalog-part");
+    const title = element("summary");
+    title.append(element("bdi", "", part), ` (${sections.length.toLocaleString()})`);
+    group.append(title, list);
+    entry.appendChild(group);
+  }
+  return entry;
+}
+
+async function refreshCatalog() {
+  const response = await request("/api/catalog");
+  const data = await readJson(response);
+  if (!response.ok || !data.works) return;
+  tree.textContent = "";
+  for (const work of data.works) tree.appendChild(workEntry(work));
+  if (!data.works.length) tree.textContent = "The library is empty.";
+}
+
+scopeClear.addEventListener("click", () => setScope(null));
+panel.addEventListener("toggle", () => { if (panel.open) refreshCatalog(); });
+document.addEventListener("library-changed", () => { if (panel.open) refreshCatalog(); });

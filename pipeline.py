@@ -17,6 +17,7 @@ from hebrew.script import detect_language
 from models import OPPOSING, RELATION_KINDS, Answer, Evidence, Hit, Question, Result, WriteRequest
 from question.halacha import is_halachic
 from question.rewrite import rewrite
+from question.scope import scope_of, section_asked
 from question.subjects import apart, subjects
 from retrieval import RetrievalConfig, Retriever
 from search.embedders import settings
@@ -177,6 +178,9 @@ class Pipeline:
                 return
         if mode == "deep":
             top_k = min(DEEP_MAX, 2 * top_k)
+        if section_asked(question) is not None and not (filters or {}).get("section"):  # "lesson 2 of that course"
+            scope = scope_of(question, list(turns), self.works(reader))
+            filters = {**(filters or {}), **scope} if scope and not (filters or {}).get("document_ids") else filters
         split, followup = subjects(standalone), None
         if split:  # two subjects: a search for each, their evidence kept apart for the writer
             hits, found = self.search_each(split, search, top_k, reader)

@@ -3,5 +3,6 @@
 classifier.py  QueryClassifier: encoder + dropout + linear head (factual_lookup, explanation, reasoning, calculation)
 rewrite.py     a follow-up rewritten by the configured model, its reply checked, else by the rules
 follow_up.py   the written rules: is it a follow-up, and its standalone form
+scope.py       a question naming a section ("lesson 2 of that course"): the filters of its search
 subjects.py    a question naming two subjects ("compare X and Y"): a search for each, answered apart
 """

@@ -74,3 +74,16 @@ def test_a_section_that_names_no_sections_is_a_clear_400(client, section):
 
 def test_a_section_no_passage_has_finds_nothing(client):
     assert found(client, "water tea", document_ids=["tea"], section=9) == []
+
+
+def test_a_question_naming_a_lesson_of_a_course_searches_that_lesson(client):
+    body = client.post("/api/query", json={"question": "What does lesson 2 of the kettles course say about tea?",
+                                           "top_k": 10}).get_json()
+    assert body["passages"] and {p["section_path"][0] for p in body["passages"]} == {"Lesson 2: Brewing"}
+    assert body["searches"][0]["filters"] == {"section": 2, "document_ids": ["tea"]}
+    follow = client.post("/api/query", json={"question": "And what does lesson 3 of that course say?", "top_k": 10,
+                                             "session_id": body["session_id"]}).get_json()
+    assert {p["section_path"][0] for p in follow["passages"]} == {"Lesson 3: Serving"}
+    assert follow["searches"][0]["filters"]["document_ids"] == ["tea"]
+    whole = client.post("/api/query", json={"question": "What is in lesson 9 about tea?", "top_k": 10}).get_json()
+    assert whole["passages"] and "section" not in whole["searches"][0]["filters"]  # no work has one: searched whole

@@ -71,6 +71,23 @@ def english_pdf(path: Path, pages: list[str], password: str | None = None) -> Pa
     return path
 
 
+# A course script with every field of the format (ingest/course.py)
+COURSE = """Course Title: Kettles and Tea
+Course Link: https://tea.example.org/course
+Course Instructor: Miriam Cohen
+
+Lesson 1: Boiling water
+Lesson Link: https://tea.example.org/course/1
+
+A kettle boils water on the stove. The whistle tells you the water is ready.
+
+Lesson 2: Brewing
+Lesson Link: https://tea.example.org/course/2
+
+Green tea wants water below boiling, about eighty degrees, for two minutes.
+"""
+
+
 BOOK = """Course Title: Kettles and Tea
 
 Lesson 1: Boiling water

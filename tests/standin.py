@@ -159,6 +159,13 @@ def openai_stream(deltas: list[str], interval: float = 0.0) -> Stream:
     return Stream([(None, chunk) for chunk in chunks] + [(None, "[DONE]")], interval)
 
 
+def providers_config(standins: dict) -> dict:
+    """The app's config of all three hosted writers, each pointed at its stand-in, with a short timeout."""
+    return {"ANTHROPIC_API_KEY": "test-key", "ANTHROPIC_BASE_URL": standins["claude"].url,
+            "GEMINI_API_KEY": "test-key", "GEMINI_BASE_URL": standins["gemini"].url,
+            "OPENAI_BASE_URL": standins["openai"].url + "/v1", "OPENAI_MODEL": "local-standin", "LLM_TIMEOUT": 3.0}
+
+
 def error_body(status: int) -> dict:
     """An error body in the shape all three providers use closely enough for their clients."""
     return {"type": "error", "error": {"type": "overloaded_error", "code": status, "message": "stand-in says no",

@@ -4,6 +4,7 @@ that searches for itself (Claude's stand-in over real HTTP) shows its searches, 
 and section in collapsible groups."""
 from app import create_app
 from browser import OUTPUT, ask, require_chromium
+from builders import COURSE
 from conftest import CORPUS, FakeClassifier, FakeEmbedder
 from generator import Generator
 from ingest import corpus
@@ -15,20 +16,6 @@ from writers.verify import Verifier
 
 require_chromium()
 
-COURSE = """Course Title: Kettles and Tea
-Course Link: https://tea.example.org/course
-Course Instructor: Miriam Cohen
-
-Lesson 1: Boiling water
-Lesson Link: https://tea.example.org/course/1
-
-A kettle boils water on the stove. The whistle tells you the water is ready.
-
-Lesson 2: Brewing
-Lesson Link: https://tea.example.org/course/2
-
-Green tea wants water below boiling, about eighty degrees, for two minutes.
-"""
 
 
 def test_the_catalog_narrows_a_question_and_a_writer_shows_its_searches(tmp_path, page, serve):

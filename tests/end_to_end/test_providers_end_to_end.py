@@ -7,7 +7,6 @@ import pytest
 
 from app import create_app
 from standin import (
-    StandIn,
     cited,
     claude_message,
     claude_stream,
@@ -15,6 +14,7 @@ from standin import (
     gemini_response,
     openai_completion,
     openai_stream,
+    providers_config,
     search_result_citation,
 )
 
@@ -24,20 +24,9 @@ FLEMING = "He discovered penicillin in 1928, the first antibiotic substance."  #
 
 
 @pytest.fixture(scope="module")
-def standins():
-    servers = {name: StandIn() for name in ("claude", "gemini", "openai")}
-    yield servers
-    for server in servers.values():
-        server.close()
-
-
-@pytest.fixture(scope="module")
 def llm_app(real_library, standins):
     return create_app({"TESTING": True, "LIBRARY_DIR": str(real_library), "LOAD_ON_START": True,
-                       "ANTHROPIC_API_KEY": "test-key", "ANTHROPIC_BASE_URL": standins["claude"].url,
-                       "GEMINI_API_KEY": "test-key", "GEMINI_BASE_URL": standins["gemini"].url,
-                       "OPENAI_BASE_URL": standins["openai"].url + "/v1", "OPENAI_MODEL": "local-standin",
-                       "LLM_TIMEOUT": 3.0, "LLM_RETRIES": 1,
+                       **providers_config(standins), "LLM_RETRIES": 1,
                        "MAX_SEARCHES": 0})  # the writers are given the passages (test_research_real.py: they search)
 
 

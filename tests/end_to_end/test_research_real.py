@@ -6,26 +6,15 @@ import re
 import pytest
 
 from app import create_app
-from standin import PROVIDERS, StandIn, final_text, tool_calls, tool_results
+from standin import PROVIDERS, final_text, providers_config, tool_calls, tool_results
 
 QUESTION = "Who discovered penicillin, and what is the highest mountain on Earth?"
 
 
 @pytest.fixture(scope="module")
-def standins():
-    servers = {name: StandIn() for name in PROVIDERS}
-    yield servers
-    for server in servers.values():
-        server.close()
-
-
-@pytest.fixture(scope="module")
 def searching_app(real_library, standins):
     return create_app({"TESTING": True, "LIBRARY_DIR": str(real_library), "LOAD_ON_START": True,
-                       "ANTHROPIC_API_KEY": "test-key", "ANTHROPIC_BASE_URL": standins["claude"].url,
-                       "GEMINI_API_KEY": "test-key", "GEMINI_BASE_URL": standins["gemini"].url,
-                       "OPENAI_BASE_URL": standins["openai"].url + "/v1", "OPENAI_MODEL": "local-standin",
-                       "LLM_TIMEOUT": 3.0, "LLM_RETRIES": 0})
+                       **providers_config(standins), "LLM_RETRIES": 0})
 
 
 def reader(provider):

@@ -2,23 +2,9 @@
 passage counts, and nothing of a book hidden from the reader."""
 import pytest
 
-from builders import library_app, upload, wait_for
+from builders import COURSE, library_app, upload, wait_for
 from test_readers import make_user
 
-COURSE = """Course Title: Kettles and Tea
-Course Link: https://tea.example.org/course
-Course Instructor: Miriam Cohen
-
-Lesson 1: Boiling water
-Lesson Link: https://tea.example.org/course/1
-
-A kettle boils water on the stove. The whistle tells you the water is ready.
-
-Lesson 2: Brewing
-Lesson Link: https://tea.example.org/course/2
-
-Green tea wants water below boiling, about eighty degrees, for two minutes.
-"""
 
 
 @pytest.fixture

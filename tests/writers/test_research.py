@@ -4,42 +4,24 @@ question that needs two searches, bad arguments, a writer that loops, a provider
 and "lesson 2 of that course"."""
 import pytest
 
-from builders import upload, wait_for
+from builders import COURSE, upload, wait_for
 from conftest import CORPUS, FakeClassifier, FakeEmbedder
 from generator import Generator
 from ingest import corpus
 from pipeline import Pipeline
 from retrieval import Retriever
-from standin import PROVIDERS, StandIn, error_body, final_text, make_writer, offered_tools, tool_calls, tool_results
+from standin import PROVIDERS, error_body, final_text, make_writer, offered_tools, tool_calls, tool_results
 from app import create_app
 from writers.offline import ExtractiveWriter
 from writers.research import MAX_ROUNDS
 from writers.tools import MAX_SEARCHES
 from writers.verify import Verifier
 
-COURSE = """Course Title: Kettles and Tea
-Course Instructor: Miriam Cohen
-
-Lesson 1: Boiling water
-
-A kettle boils water on the stove. The whistle tells you the water is ready.
-
-Lesson 2: Brewing
-
-Green tea wants water below boiling, about eighty degrees, for two minutes.
-"""
 
 
 @pytest.fixture(params=PROVIDERS)
 def provider(request):
     return request.param
-
-
-@pytest.fixture
-def standin():
-    server = StandIn()
-    yield server
-    server.close()
 
 
 @pytest.fixture

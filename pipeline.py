@@ -2,6 +2,8 @@
 
 The query type is not decoration: it picks how many candidates and passages retrieval takes,
 and the answer style the writer is asked for (and how many sentences the offline writer keeps).
+A model writer searches for itself (writers/research.py), up to max_searches times; any other writer gets the
+passages of the pipeline's search: one per subject of a two-subject question, within the section a question names.
 `Pipeline.load(config, library)` builds its parts from a config mapping; nothing loads at import time.
 Does not: keep the conversation or log answers (the caller passes the last turns and logs the Result),
 or shape JSON (web/shaping.py does).
@@ -14,6 +16,8 @@ from pathlib import Path
 
 from generator import Generator
 from hebrew.script import detect_language
+from ingest.catalog import catalog, find_works
+from ingest.sections import SECTION_FILTERS
 from models import OPPOSING, RELATION_KINDS, Answer, Evidence, Hit, Question, Result, WriteRequest
 from question.halacha import is_halachic
 from question.rewrite import rewrite
@@ -21,17 +25,15 @@ from question.scope import scope_of, section_asked
 from question.subjects import apart, subjects
 from retrieval import RetrievalConfig, Retriever
 from search.embedders import settings
-from ingest.catalog import catalog, find_works
 from search.follow_up import follow_up
 from search.related import passage_hit, with_related
-from ingest.sections import SECTION_FILTERS
 from search.reranker import Reranker
+from writers.configured import hosted_writers
 from writers.instructions import untrusted_passages
 from writers.judge import AnswerabilityJudge
 from writers.offline import ExtractiveWriter
 from writers.prompt import DECLINE
 from writers.research import Researched, research
-from writers.configured import hosted_writers
 from writers.tools import MAX_SEARCHES, Toolbox, within
 from writers.verify import Verifier
 from writers.writer import ProviderError, status_of

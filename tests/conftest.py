@@ -130,17 +130,6 @@ def standin():
     server.close()
 
 
-@pytest.fixture(scope="module")
-def standins():
-    """A stand-in for each hosted provider (claude, gemini, openai), shared by a test module."""
-    from standin import PROVIDERS, StandIn
-
-    servers = {name: StandIn() for name in PROVIDERS}
-    yield servers
-    for server in servers.values():
-        server.close()
-
-
 @pytest.fixture
 def request_():
     """A question with three passages, as a writer gets it."""

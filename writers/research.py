@@ -12,7 +12,6 @@ Does not: speak any wire format (each hosted writer's tool_* methods do) or chec
 from dataclasses import dataclass
 
 from models import Draft
-
 from writers.prompt import CANNOT_ANSWER, FOUND, HALACHIC_STYLE, LANGUAGE_NAMES
 from writers.tools import MAX_SEARCHES, Toolbox
 from writers.verify import MARKERS

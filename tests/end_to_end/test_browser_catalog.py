@@ -10,7 +10,8 @@ from generator import Generator
 from ingest import corpus
 from pipeline import Pipeline
 from retrieval import Retriever
-from standin import StandIn, final_text, make_writer, tool_calls, tool_results
+from standin import StandIn, make_writer
+from standin_tools import final_text, tool_calls, tool_results
 from writers.offline import ExtractiveWriter
 from writers.verify import Verifier
 

@@ -10,7 +10,8 @@ from generator import Generator
 from ingest import corpus
 from pipeline import Pipeline
 from retrieval import Retriever
-from standin import PROVIDERS, error_body, final_text, make_writer, offered_tools, tool_calls, tool_results
+from standin import PROVIDERS, error_body, make_writer
+from standin_tools import final_text, offered_tools, tool_calls, tool_results
 from app import create_app
 from writers.offline import ExtractiveWriter
 from writers.research import MAX_ROUNDS

@@ -17,7 +17,6 @@ from pathlib import Path
 from generator import Generator
 from hebrew.script import detect_language
 from ingest.catalog import catalog, find_works
-from ingest.sections import SECTION_FILTERS
 from models import OPPOSING, RELATION_KINDS, Answer, Evidence, Hit, Question, Result, WriteRequest
 from question.halacha import is_halachic
 from question.rewrite import rewrite
@@ -35,7 +34,7 @@ from writers.offline import ExtractiveWriter
 from writers.prompt import DECLINE
 from writers.research import Researched, research
 from writers.tools import MAX_SEARCHES, Toolbox, within
-from writers.verify import Verifier
+from writers.verify import MARKERS, Verifier
 from writers.writer import ProviderError, status_of
 
 log = logging.getLogger(__name__)
@@ -55,6 +54,8 @@ DEEP_MAX = 10
 # Under a reply a model writer gave without searching (a greeting, a question about the conversation)
 NOT_FROM_LIBRARY = {"en": "(This reply does not come from the library and cites no source.)",
                     "he": "(תשובה זו אינה מן הספרייה ואינה מצטטת מקור.)"}
+CATALOG_ONLY = {"en": "(This reply comes from the library's catalog, not from its passages, and cites no source.)",
+                "he": "(תשובה זו מקטלוג הספרייה, לא מן המקורות עצמם, ואינה מצטטת מקור.)"}
 
 
 class Pipeline:
@@ -240,8 +241,10 @@ class Pipeline:
         request = WriteRequest(asked.standalone_question, asked.query_type, hits, asked.language, model,
                                is_halachic(asked.standalone_question, hits),
                                untrusted_passages(hits, getattr(self.retriever.library, "store", None)))
-        if not done.searched and done.draft is not None and done.draft.text:
-            answer = Answer(f"{done.draft.text}\n\n{not_from_library(asked.language)}", generator=name,
+        reply = MARKERS.sub("", done.draft.text).strip() if done.draft is not None else ""
+        if not done.searched and reply:  # its [n] could name nothing: no passage was found
+            note = (CATALOG_ONLY if toolbox.listed else NOT_FROM_LIBRARY)
+            answer = Answer(f"{reply}\n\n{note.get(asked.language, note['en'])}", generator=name,
                             model=done.draft.model, from_library=False)
         elif done.draft is not None:
             answer = self.generator.finish(done.draft, request, name)
@@ -271,19 +274,13 @@ class Pipeline:
         return hits, found
 
     def passage(self, ident: str, filters: dict | None, hidden: frozenset[str]) -> Hit | None:
-        """The passage a writer's get_passage names, in the documents the question may search."""
-        return passage_hit(self.retriever.library.current(), ident, self.retriever.scope(
-            {k: v for k, v in (filters or {}).items() if k not in SECTION_FILTERS}, hidden))
+        """The passage a writer's get_passage names, if the question may search it (the reader's filters hold)."""
+        return passage_hit(self.retriever.library.current(), ident, self.retriever.scope(filters, hidden))
 
     def works(self, reader) -> list[dict]:
         """The catalog reader sees, for a writer's list_works and search_library's work names."""
         store = getattr(self.retriever.library, "store", None)
         return catalog(*store.catalog_rows(reader)) if store is not None else []
-
-
-def not_from_library(language: str) -> str:
-    """The line under a reply the writer gave without searching."""
-    return NOT_FROM_LIBRARY.get(language, NOT_FROM_LIBRARY["en"])
 
 
 def lap(since: float) -> float:

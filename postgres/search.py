@@ -100,6 +100,11 @@ class PgView:
     def size(self) -> int:
         return int(self.db.execute("SELECT n FROM bm25")[0][0])
 
+    @staticmethod
+    def key_of(position: int) -> int:
+        """The chunk key a Scope's chunks name: here a chunk is named by its id everywhere."""
+        return int(position)
+
     def lexical(self, words: list[list[str]], k: int, scope: Scope) -> PgLexical:
         return PgLexical(self.db, words, k, scope)
 

@@ -4,7 +4,8 @@ course's lesson 3"), read without a model into the filters of its search.
 The section is a lesson, siman, chapter or section number (digits, or a Hebrew numeral after סימן/פרק/שיעור). The
 work is the one the question names, matched loosely against the catalog (ingest/catalog.py find_works); when it says
 "that course" or "this book", or names none, it is the work the conversation's last turns named, the latest first.
-Only works that have a section of that number count; when none has one, the question is searched whole.
+Only works that have a section of that number count; when none has one, or the question names a work (or points
+at one) that none of them is, the question is searched whole.
 A section with no work found is searched in every work. A reader's own filters are never overridden.
 Does not: search (the pipeline does) or know the catalog (the caller gives it).
 """
@@ -43,14 +44,18 @@ def scope_of(question: str, turns: list[dict], works: list[dict]) -> dict | None
     works = [w for w in works if any(s["number"] == number for s in w["sections"])]  # only works that have it
     if not works:
         return None  # no work has such a section: the question is searched whole
-    named = []
-    if not POINTING.search(question) and (match := WORK_AFTER.search(SECTION.sub(" ", question))):
+    named, pointing = [], bool(POINTING.search(question))
+    if not pointing and (match := WORK_AFTER.search(SECTION.sub(" ", question))):
         named = find_works(works, match["work"])
+        if not named:
+            return None  # it names a work the library has no such section of: searched whole
     for turn in reversed(turns):  # "that course": the latest turn that names a work
         if named:
             break
         said = set(NAME_WORDS.findall(f"{turn.get('question') or ''} {turn.get('answer') or ''}".casefold()))
         named = [w for w in works if said & name_words(w)]
+    if pointing and not named:
+        return None  # "that course", and no turn named one
     scope = {"section": number}
     if named:
         scope["document_ids"] = [w["document_id"] for w in named]

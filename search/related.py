@@ -21,9 +21,11 @@ def mark(relation, other: str, direction: str) -> dict:
             "confidence": relation.confidence, "notes": relation.notes}
 
 
-def allowed(scope: Scope, doc_id: str) -> bool:
-    """Whether a search over scope may return a passage of this document."""
-    return (scope.documents is None or doc_id in scope.documents) and doc_id not in scope.excluded
+def allowed(scope: Scope, doc_id: str, key: int | None = None) -> bool:
+    """Whether a search over scope may return a passage of this document (with this chunk key, when scope names
+    the chunks of sections)."""
+    return ((scope.documents is None or doc_id in scope.documents) and doc_id not in scope.excluded
+            and (scope.chunks is None or key in scope.chunks))
 
 
 def first(a: Hit, b: Hit, community: str | None) -> bool:
@@ -37,7 +39,7 @@ def joining(view, keys: list[str], scope: Scope) -> dict[str, Hit]:
     chunks = view.chunks_of([p for p, _ in found]) if found else []
     hits: dict[str, Hit] = {}
     for (position, key), chunk in zip(found, chunks):
-        if chunk is None or key in hits or not allowed(scope, chunk.doc_id):
+        if chunk is None or key in hits or not allowed(scope, chunk.doc_id, view.key_of(position)):
             continue
         hit = Hit(chunk.bounded(), 0.0, 0.0, 0.0, position=int(position))
         before, after = view.neighbours(position)

@@ -85,6 +85,10 @@ class View:
     def size(self) -> int:
         return len(self.chunks)
 
+    def key_of(self, position: int) -> int:
+        """The chunk key a Scope's chunks name (its FAISS id, the store's rowid) of the chunk at position."""
+        return int(self.labels[position])
+
     def allowed(self, scope: Scope) -> np.ndarray | None:
         """The chunk positions scope allows, as a mask; None when it allows all."""
         if not scope:

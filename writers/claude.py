@@ -91,7 +91,8 @@ class ClaudeWriter(HostedWriter):
 
         def call():
             message = self.message(self.client.messages.create(**params))
-            calls = [ToolCall(b.id, b.name, b.input) for b in message.content if b.type == "tool_use"]
+            calls = [ToolCall(str(getattr(b, "id", "") or ""), b.name, getattr(b, "input", None))
+                     for b in message.content if b.type == "tool_use"]
             text = "".join(b.text for b in message.content if b.type == "text").strip()
             return Turn(text, calls, message.model, message)
 
@@ -113,8 +114,14 @@ class ClaudeWriter(HostedWriter):
 
     def message(self, reply):
         """reply, if it is a Message (the SDK hands back a body it cannot read as one as text)."""
-        if not isinstance(getattr(reply, "content", None), list):
+        content = getattr(reply, "content", None)
+        if not isinstance(content, list) or not all(isinstance(getattr(b, "type", None), str) for b in content):
             raise self.bad_reply("a message")
+        for block in content:
+            if block.type == "text" and not isinstance(getattr(block, "text", None), str):
+                raise self.bad_reply("a message")
+            if block.type == "tool_use" and not isinstance(getattr(block, "name", None), str):
+                raise self.bad_reply("a message")
         return reply
 
     def _complete(self, system: str, user: str, model: str, max_tokens: int) -> str:

@@ -54,11 +54,12 @@ class GeminiWriter(HostedWriter):
                  retries: int = 2, *, max_tokens: int = MAX_TOKENS, backoff: float = 0.5,
                  failures_to_open: int = 5, cooldown: float = 30.0, models: tuple[str, ...] = ()):
         import httpx2
+        import pydantic
         from google import genai
         from google.genai import errors, types
 
         super().__init__(model, retries, max_tokens, backoff, failures_to_open, cooldown, models)
-        self.httpx, self.errors, self.types = httpx2, errors, types
+        self.httpx, self.errors, self.types, self.pydantic = httpx2, errors, types, pydantic
         options = types.HttpOptions(
             base_url=base_url or None,
             timeout=int(timeout * 1000),  # milliseconds
@@ -67,7 +68,9 @@ class GeminiWriter(HostedWriter):
         self.client = genai.Client(api_key=api_key, http_options=options)
 
     def failure(self, exc: Exception) -> Failure | None:
-        """Whether an SDK or transport exception is worth a retry."""
+        """Whether an SDK or transport exception is worth a retry; a reply the SDK cannot read is not."""
+        if isinstance(exc, self.pydantic.ValidationError):
+            return Failure("a malformed reply", False)
         if isinstance(exc, self.errors.APIError):
             if not isinstance(exc.code, int):
                 return Failure("error reply", False)

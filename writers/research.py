@@ -3,8 +3,8 @@
 The writer is given the conversation's last turns, the question and the library's tools (tools.py), in its
 provider's native mechanism (Claude tool use, Gemini function calling, OpenAI tools). While it calls tools, each
 call runs and its reply goes back. When it answers in text, that text is its draft: [n] markers name the
-evidence's numbers, and the generator checks every claim as it checks any answer. After MAX_ROUNDS turns of
-calls it gets one more turn with the tools off; a writer that still calls them is stopped, and the answer is
+evidence's numbers, and the generator checks every claim as it checks any answer. After MORE_ROUNDS turns of
+calls more than it may search it gets one more turn with the tools off; a writer that still calls them is stopped, and the answer is
 written from the evidence found (research returns no text). A provider failure is a ProviderError for the
 caller, which answers with the plain pipeline.
 Does not: speak any wire format (each hosted writer's tool_* methods do) or check claims (generator.py does).
@@ -16,20 +16,21 @@ from writers.prompt import CANNOT_ANSWER, FOUND, HALACHIC_STYLE, LANGUAGE_NAMES
 from writers.tools import MAX_SEARCHES, Toolbox
 from writers.verify import MARKERS
 
-MAX_ROUNDS = MAX_SEARCHES + 2  # turns with tools: every search, and a list_works and a get_passage besides
+MORE_ROUNDS = 2  # turns with tools besides one a search: a list_works and a get_passage
+MAX_ROUNDS = MAX_SEARCHES + MORE_ROUNDS
 
-RESEARCH_PROMPT = f"""You are Evidenz, an assistant that answers questions only from a library of texts, which you
+RESEARCH_PROMPT = """You are Evidenz, an assistant that answers questions only from a library of texts, which you
 search with the tools.
 Rules:
 1. For any question about facts, texts, laws, courses or anything a library could hold, search before answering:
    search_library (narrowed to a work and its sections when the question names them; list_works finds a work by a
-   loose name such as "that course"), and get_passage for a passage in full. Search at most {MAX_SEARCHES} times.
+   loose name such as "that course"), and get_passage for a passage in full. Search at most {searches} times.
    A question about two subjects gets a search for each.
 2. Answer only from the passages the tools returned; do not add facts from memory. End every sentence that states a
    fact with the number of the passage it comes from, like [1], or [1][3] for several. Cite only numbers the tools
    gave.
-3. If the passages do not answer the question, reply exactly: {CANNOT_ANSWER} (or its translation into the answer's
-   language), then "{FOUND['en']}" and one or two cited sentences on what the passages do say that is closest.
+3. If the passages do not answer the question, reply exactly: {cannot} (or its translation into the answer's
+   language), then "{found}" and one or two cited sentences on what the passages do say that is closest.
 4. When passages disagree, give each opinion in its own sentence with its own citation, naming whose it is.
 5. A greeting, thanks, or a question about this conversation itself needs no search: answer it briefly, without
    citations.
@@ -56,16 +57,18 @@ class Researched:
 
 def research(writer, question: str, turns: list[dict], toolbox: Toolbox, language: str, halachic: bool,
              model: str | None = None) -> Researched:
-    """Let writer search the library with toolbox until it answers question, at most MAX_ROUNDS turns of calls."""
+    """Let writer search the library with toolbox until it answers question, at most toolbox.max_searches +
+    MORE_ROUNDS turns of calls."""
     named = LANGUAGE_NAMES.get(language, language)
-    system = f"{RESEARCH_PROMPT}\nWrite the answer in {named}." + (f"\n{HALACHIC_STYLE}" if halachic else "")
+    prompt = RESEARCH_PROMPT.format(searches=toolbox.max_searches, cannot=CANNOT_ANSWER, found=FOUND["en"])
+    system = f"{prompt}\nWrite the answer in {named}." + (f"\n{HALACHIC_STYLE}" if halachic else "")
     conversation = writer.tool_conversation(system, history(turns), question)
     model = model or writer.model
-    for _ in range(MAX_ROUNDS):
+    for _ in range(toolbox.max_searches + MORE_ROUNDS):
         turn = writer.tool_turn(conversation, system, model, tools=True)
         if not turn.calls:
             return Researched(writer.tool_draft(turn), toolbox.searched)
-        writer.tool_results(conversation, turn, [toolbox.run(call) for call in turn.calls])
+        writer.tool_results(conversation, turn, toolbox.run_all(turn.calls))
     turn = writer.tool_turn(conversation, system, model, tools=False)
     return Researched(None if turn.calls else writer.tool_draft(turn), toolbox.searched)
 

@@ -16,6 +16,8 @@ from ingest.catalog import find_works
 from ingest.sections import EXAMPLE, SectionFilterError, read_sections
 
 MAX_SEARCHES = 3
+MAX_CALLS_PER_TURN = 6  # calls of one turn past this are answered with an error
+MAX_EVIDENCE = 30  # passages the calls of one question may gather
 MAX_QUERY_CHARS = 2000  # as a question may be (web/validation.py)
 LANGUAGE = re.compile(r"[a-z]{2,3}")
 MAX_LISTED_WORKS = 20
@@ -79,6 +81,13 @@ class Toolbox:
     hits: list = field(default_factory=list)  # the evidence: every passage any call returned, numbered from 1
     searches: list = field(default_factory=list)  # {"query", "filters", "results", "error"} of each search
     calls: int = 0
+    listed: bool = False  # list_works was called: the writer read the catalog
+
+    def run_all(self, calls: list[ToolCall]) -> list[ToolReply]:
+        """The replies to one turn's calls; those past MAX_CALLS_PER_TURN are refused."""
+        refused = ToolReply(json.dumps({"error": f"At most {MAX_CALLS_PER_TURN} tool calls a turn; this one was not "
+                                                 "run."}), error=True)
+        return [self.run(call) if i < MAX_CALLS_PER_TURN else refused for i, call in enumerate(calls)]
 
     def run(self, call: ToolCall) -> ToolReply:
         """Run one call; bad arguments and limits come back as an error reply."""
@@ -88,7 +97,7 @@ class Toolbox:
         searches = len(self.searches)
         try:
             if tool is None:
-                raise ToolArgumentError(f"There is no tool {call.name[:60]!r}; the tools are "
+                raise ToolArgumentError(f"There is no tool {str(call.name)[:60]!r}; the tools are "
                                         f"{', '.join(t['name'] for t in TOOLS)}.")
             return ToolReply(json.dumps(tool(**arguments_of(call, tool)), ensure_ascii=False))
         except ToolArgumentError as e:
@@ -106,6 +115,7 @@ class Toolbox:
                   "filters": {"work": work, "section": section, "language": language}, "results": [], "error": None}
         self.searches.append(record)
         try:
+            self.room()
             if len([s for s in self.searches if s["error"] is None]) > self.max_searches:
                 raise ToolArgumentError(f"The limit of {self.max_searches} searches for this question is reached. "
                                         f"Answer from the passages found. {ANSWER_RULE}")
@@ -151,6 +161,7 @@ class Toolbox:
     def get_passage(self, id) -> dict:
         if not isinstance(id, str) or not id.strip():
             raise ToolArgumentError("id must be a passage's id or canonical reference, as search_library gives it.")
+        self.room()
         hit = self.passage(id.strip())
         if hit is None:
             raise ToolArgumentError(f"No passage {id[:100]!r} in the library; ids come from search_library.")
@@ -159,8 +170,15 @@ class Toolbox:
     def list_works(self, query=None) -> dict:
         if query is not None and not isinstance(query, str):
             raise ToolArgumentError("query must be a text: a loose name of a work, course or author.")
+        self.listed = True
         works = find_works(self.works(), query) if query and query.strip() else self.works()
         return {"works": [listed(w) for w in works[:MAX_LISTED_WORKS]], "total": len(works)}
+
+    def room(self) -> None:
+        """A ToolArgumentError once the evidence holds MAX_EVIDENCE passages."""
+        if len(self.hits) >= MAX_EVIDENCE:
+            raise ToolArgumentError(f"The evidence holds {len(self.hits)} passages, as many as one question may. "
+                                    f"Answer from them. {ANSWER_RULE}")
 
     def number(self, hit) -> int:
         """The evidence number of a hit's passage, numbering it when it is new."""

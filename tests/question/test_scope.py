@@ -26,3 +26,8 @@ def test_a_named_work_a_pointing_phrase_or_none():
     assert scope_of("What does siman 318 say about cooking?", TURNS, WORKS) == {"section": 318}  # tea has no 318
     assert scope_of("What is in lesson 9?", TURNS, WORKS) is None  # no work has one: searched whole
     assert scope_of("Who discovered penicillin?", TURNS, WORKS) is None
+
+
+def test_a_named_work_without_such_a_section_searches_the_question_whole():
+    assert scope_of("What happened in chapter 2 of the French Revolution?", [], WORKS) is None
+    assert scope_of("What does lesson 2 of that course say?", [], WORKS) is None  # no turn named a course

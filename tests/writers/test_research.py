@@ -153,3 +153,46 @@ def test_lesson_2_of_that_course_searches_only_lesson_2(client, provider, standi
     assert body["citations"][0]["verified"]
     asked = standin.requests[1]["json"]  # the earlier turn reached the writer
     assert "Who teaches the tea course?" in str(asked) and "Miriam Cohen" in str(asked)
+
+
+MALFORMED = {  # a tool call the provider's own format cannot hold: the SDK or the writer refuses the reply
+    "claude": {"id": "msg", "type": "message", "role": "assistant", "model": "claude-standin", "stop_reason": "tool_use",
+               "content": [{"type": "tool_use", "id": "toolu_0", "name": None, "input": {}}],
+               "usage": {"input_tokens": 1, "output_tokens": 1}},
+    "gemini": {"candidates": [{"content": {"role": "model", "parts": [{"functionCall": {"name": "search_library",
+                                                                                        "args": ["tea"]}}]}}]},
+    "openai": {"choices": [{"index": 0, "message": {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "c0", "type": "function", "function": {"name": None, "arguments": 7}}]}}]},
+}
+
+
+def test_a_reply_that_is_no_valid_tool_call_degrades_or_is_refused_never_a_500(client, provider, standin):
+    standin.reply(200, MALFORMED[provider])
+    if provider == "openai":  # readable as a call: refused to the writer, which then answers
+        standin.reply(200, final_text(provider, "Nothing to search."))
+    body = ask(client, "Who discovered penicillin?")
+    if provider == "openai":
+        [(result, error)] = tool_results(provider, standin.requests[-1]["json"])
+        assert error and "no tool" in result["error"]
+    else:
+        assert body["generator"] == "offline" and body["degraded"] and body["passages"]
+
+
+def test_the_readers_section_filter_bounds_every_call_of_the_writer(client, provider, standin):
+    standin.reply(200, tool_calls(provider, [("get_passage", {"id": "tea#0"}), ("search_library", {"query": "water"}),
+                                             ("get_passage", {"id": "fleming#0"})]))
+    standin.reply(200, final_text(provider, "Done."))
+    body = ask(client, "What about the water?", filters={"document_ids": ["tea"], "section": 2})
+    replies = tool_results(provider, standin.requests[-1]["json"])
+    assert [error for _, error in replies] == [True, False, True]  # lesson 1 and another book: out of bounds
+    assert {p["section_path"][0] for p in body["passages"]} == {"Lesson 2: Brewing"}
+
+
+def test_calls_past_the_turns_limit_are_refused_and_a_greetings_markers_dropped(client, provider, standin):
+    standin.reply(200, tool_calls(provider, [("list_works", {})] * 8))
+    standin.reply(200, final_text(provider, "The library holds a tea course [1]."))
+    body = ask(client, "What courses are there?")
+    replies = tool_results(provider, standin.requests[-1]["json"])
+    assert [error for _, error in replies] == [False] * 6 + [True] * 2
+    assert body["answer"].startswith("The library holds a tea course.\n\n(This reply comes from the library's catalog")
+    assert not body["from_library"] and body["citations"] == []

@@ -110,7 +110,7 @@ SCHEMAS = {
             "context_before": NULLABLE_TEXT, "context_after": NULLABLE_TEXT,
             "truncated": {**BOOLEAN, "description": "A text was cut to the longest a passage may be."},
             "relation": nullable(ref("RelationMark")),
-            "link": {"type": ["string", "null"], "format": "uri",
+            "link": {"type": ["string", "null"], "pattern": "^https?://",
                      "description": "The link of the passage's lesson, when a course script gives one."},
         },
     },

@@ -80,7 +80,6 @@ class Toolbox:
     max_searches: int = MAX_SEARCHES
     hits: list = field(default_factory=list)  # the evidence: every passage any call returned, numbered from 1
     searches: list = field(default_factory=list)  # {"query", "filters", "results", "error"} of each search
-    calls: int = 0
     listed: bool = False  # list_works was called: the writer read the catalog
 
     def run_all(self, calls: list[ToolCall]) -> list[ToolReply]:
@@ -91,7 +90,6 @@ class Toolbox:
 
     def run(self, call: ToolCall) -> ToolReply:
         """Run one call; bad arguments and limits come back as an error reply."""
-        self.calls += 1
         tool = {"search_library": self.search_library, "get_passage": self.get_passage,
                 "list_works": self.list_works}.get(call.name)
         searches = len(self.searches)

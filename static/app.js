@@ -3,9 +3,9 @@
 // Every string from the server is inserted as text or through the sanitizer (markdown.js), never as HTML;
 // markup comes only from the page's own <template> elements.
 import { startAccount } from "./account.js";
+import { scopeFilters } from "./catalog.js";
 import { citationLink, passageLabel, passageStanding } from "./citations.js";
 import { feedbackRow, refreshHistory, startHistory } from "./history.js";
-import { scopeFilters } from "./catalog.js";
 import { renderMarkdown, textDirection } from "./markdown.js";
 import { reviewControls, showReview } from "./review.js";
 import { applyHealth, querySettings } from "./settings.js";

@@ -146,8 +146,8 @@ class GeminiWriter(HostedWriter):
             content = response.candidates[0].content if response.candidates else None
             if content is None or not content.parts:
                 raise self.bad_reply("a message or function call")
-            calls = [ToolCall(p.function_call.id or f"call-{i}", p.function_call.name or "", p.function_call.args or {})
-                     for i, p in enumerate(content.parts) if p.function_call]
+            calls = [ToolCall(p.function_call.id or "", p.function_call.name or "", p.function_call.args or {})
+                     for p in content.parts if p.function_call]
             text = "".join(p.text for p in content.parts if p.text and not p.thought).strip()
             return Turn(text, calls, response.model_version or model, content)
 
@@ -157,7 +157,7 @@ class GeminiWriter(HostedWriter):
         contents.append(turn.raw)
         contents.append(self.types.Content(role="user", parts=[
             self.types.Part(function_response=self.types.FunctionResponse(
-                id=c.id if not c.id.startswith("call-") else None, name=c.name,
+                id=c.id or None, name=c.name,
                 response={"error" if r.error else "output": json.loads(r.content)}))
             for c, r in zip(turn.calls, replies)]))
 

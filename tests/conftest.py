@@ -291,3 +291,4 @@ def serve():
 
 
 from pg import any_history, backend, pg_db, pg_server  # noqa: E402, F401 - PostgreSQL fixtures (tests/pg.py)
+from standin import standins  # noqa: E402, F401 - the hosted providers' stand-ins (tests/standin.py)

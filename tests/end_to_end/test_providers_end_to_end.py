@@ -16,7 +16,6 @@ from standin import (
     openai_stream,
     providers_config,
     search_result_citation,
-    standins,  # noqa: F401 - the fixture
 )
 
 QUESTION = "Who discovered penicillin?"

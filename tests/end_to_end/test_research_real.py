@@ -6,7 +6,7 @@ import re
 import pytest
 
 from app import create_app
-from standin import PROVIDERS, providers_config, standins  # noqa: F401 - standins: the fixture
+from standin import PROVIDERS, providers_config
 from standin_tools import final_text, tool_calls, tool_results
 
 QUESTION = "Who discovered penicillin, and what is the highest mountain on Earth?"

@@ -8,6 +8,7 @@ passages of the pipeline's search: one per subject of a two-subject question, wi
 Does not: keep the conversation or log answers (the caller passes the last turns and logs the Result),
 or shape JSON (web/shaping.py does).
 """
+import functools
 import logging
 import time
 import uuid
@@ -146,6 +147,7 @@ class Pipeline:
         started = clock = time.perf_counter()
         name = provider or self.generator.default
         writer, degraded = self.generator.writers[name], None
+        works = functools.cache(lambda: self.works(reader))  # the catalog, read once a question when it is needed
         researching = bool(self.max_searches) and hasattr(writer, "tool_turn")  # the writer searches for itself
         # a writer that searches reads the conversation itself: the rules' rewrite is enough for the classifier
         complete = None if researching else getattr(writer, "complete", None)
@@ -168,7 +170,7 @@ class Pipeline:
             q, k, policy["candidates"], stages, filters=within(filters, more), hidden=hidden, community=community)
         if researching:
             toolbox = Toolbox(lambda q, more: search(q, top_k, more), lambda i: self.passage(i, filters, hidden),
-                              lambda: self.works(reader), self.max_searches)
+                              works, self.max_searches)
             try:
                 done = research(writer, question, list(turns), toolbox, language,
                                 is_halachic(standalone, []), model)
@@ -182,11 +184,11 @@ class Pipeline:
         if mode == "deep":
             top_k = min(DEEP_MAX, 2 * top_k)
         if section_asked(question) is not None and not (filters or {}).get("section"):  # "lesson 2 of that course"
-            scope = scope_of(question, list(turns), self.works(reader))
+            scope = scope_of(question, list(turns), works())
             filters = {**(filters or {}), **scope} if scope and not (filters or {}).get("document_ids") else filters
         split, followup = subjects(standalone), None
         if split:  # two subjects: a search for each, their evidence kept apart for the writer
-            hits, found = self.search_each(split, search, top_k, reader)
+            hits, found = self.search_each(split, search, top_k, works)
         else:
             hits = search(standalone, top_k)
             found = [(standalone, filters or {}, [h.chunk.id for h in hits], None)]
@@ -254,16 +256,15 @@ class Pipeline:
         timings["total"] = lap(started)
         yield "answer", Result(asked, evidence, answer, {**timings, "stages": stages}, request.halachic, mode)
 
-    def search_each(self, split: list, search, top_k: int, reader) -> tuple[list[Hit], list[tuple]]:
-        """A search for each subject of a question (question/subjects.py), within the work it names when the
-        library has one; the hits of all, each passage once, and (query, filters, chunk ids, label) of each search."""
+    @staticmethod
+    def search_each(split: list, search, top_k: int, works) -> tuple[list[Hit], list[tuple]]:
+        """A search for each subject of a question (question/subjects.py), within the work it names when the catalog
+        (works()) has one; the hits of all, each passage once, and (query, filters, chunk ids, subject) of each."""
         hits, found, seen = [], [], set()
-        works = None
         for subject in split:
             query, more = subject.query, None
             if subject.about:
-                works = self.works(reader) if works is None else works
-                named = find_works(works, subject.label)
+                named = find_works(works(), subject.label)
                 if named:
                     query, more = subject.about, {"document_ids": [w["document_id"] for w in named]}
             mine = search(query, max(SUBJECT_MIN, top_k // 2 + 1), more)

@@ -13,13 +13,14 @@ from ingest.sections import SectionFilterError, read_sections
 from storage.history import SESSION_ID
 from storage.store import FILTER_FIELDS as METADATA_FILTERS
 from web.errors import ApiError
+from writers.prompt import LANGUAGE_CODE
 
 MAX_QUESTION_CHARS = 2000
 TOP_K_MIN, TOP_K_MAX = 1, 20
 QUERY_FIELDS = ("question", "top_k", "provider", "model", "language", "session_id", "filters", "mode")
 MODES = ("practical", "deep", "posek")  # pipeline.MODES
 MAX_MODEL_CHARS = 100
-LANGUAGE = re.compile(r"auto|[a-z]{2,3}")
+LANGUAGE = re.compile(f"auto|{LANGUAGE_CODE.pattern}")
 FILTER_FIELDS = ("document_ids", *METADATA_FILTERS, "part", "section")
 MAX_FILTER_IDS = 200
 MAX_OFFSET = 1_000_000_000  # SQLite integers are 64-bit; anything near that is a mistake

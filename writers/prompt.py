@@ -18,6 +18,7 @@ SOURCES_SEARCHED = {"en": "Sources searched:", "he": "המקורות שנבדק�
 FOUND = {"en": "What they do say:", "he": "מה שהם כן אומרים:"}
 # Declining a calculation: the figures no source gives.
 MISSING = {"en": "They do not give the figure for: {}.", "he": "אין בהם נתון עבור: {}."}
+LANGUAGE_CODE = re.compile(r"[a-z]{2,3}")  # an answer's language as a request or a writer's tool call names it
 LANGUAGE_NAMES = {"en": "English", "he": "Hebrew", "arc": "Aramaic", "yi": "Yiddish", "de": "German", "fr": "French",
                   "es": "Spanish", "ru": "Russian", "ar": "Arabic"}
 

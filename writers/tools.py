@@ -9,17 +9,16 @@ numbers of what it found, for the response's `searches`.
 Does not: talk to a provider (each writer turns TOOLS into its own wire format) or run the loop (research.py).
 """
 import json
-import re
 from dataclasses import dataclass, field
 
 from ingest.catalog import find_works
 from ingest.sections import EXAMPLE, SectionFilterError, read_sections
+from writers.prompt import LANGUAGE_CODE
 
 MAX_SEARCHES = 3
 MAX_CALLS_PER_TURN = 6  # calls of one turn past this are answered with an error
 MAX_EVIDENCE = 30  # passages the calls of one question may gather
 MAX_QUERY_CHARS = 2000  # as a question may be (web/validation.py)
-LANGUAGE = re.compile(r"[a-z]{2,3}")
 MAX_LISTED_WORKS = 20
 MAX_LISTED_SECTIONS = 40
 ANSWER_RULE = "Cite a passage by its number n as [n] after each sentence it supports."
@@ -151,7 +150,7 @@ class Toolbox:
                 raise ToolArgumentError(str(e).replace('"filters.section"', "section")) from None
             filters["section"] = section
         if language is not None:
-            if not isinstance(language, str) or not LANGUAGE.fullmatch(language):
+            if not isinstance(language, str) or not LANGUAGE_CODE.fullmatch(language):
                 raise ToolArgumentError("language must be a language code such as 'en' or 'he'.")
             filters["language"] = language
         return filters

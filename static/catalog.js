@@ -1,4 +1,4 @@
-// The catalog in the Library panel: each work a collapsible entry with its parts and its sections (lessons, simanim,
+// The catalog in the Library panel (at most SHOWN works, narrowed by the panel's Find box): each work a collapsible entry with its parts and its sections (lessons, simanim,
 // chapters), their links and passage counts, from GET /api/catalog. Clicking a section (or "Search this work")
 // narrows the next questions to it: the scope line above the question box says so, and its ✕ searches everything
 // again. As everywhere on the page, every string from the server is inserted as text, never as HTML.
@@ -9,6 +9,9 @@ const tree = document.getElementById("catalog");
 const scopeLine = document.getElementById("scope");
 const scopeLabel = document.getElementById("scope-label");
 const scopeClear = document.getElementById("scope-clear");
+const finder = document.getElementById("doc-search");  // the book manager's "Find" narrows the catalog too
+const SHOWN = 200;  // works drawn at most; a library of Wikipedia articles holds ten thousand
+let works = [];
 let scope = null;  // {filters, label} of the narrowed search, or null for the whole library
 
 // The filters of the next question, or null for the whole library.
@@ -90,15 +93,27 @@ function workEntry(work) {
   return entry;
 }
 
+function drawCatalog() {
+  const wanted = finder.value.trim().toLowerCase();
+  const matching = works.filter((w) => !wanted || [w.work, w.title, w.author, w.instructor]
+    .some((text) => text && text.toLowerCase().includes(wanted)));
+  tree.textContent = "";
+  for (const work of matching.slice(0, SHOWN)) tree.appendChild(workEntry(work));
+  if (matching.length > SHOWN) {
+    tree.appendChild(element("p", "status", `Showing ${SHOWN} of ${matching.length.toLocaleString()} works; type in Find to narrow.`));
+  }
+  if (!matching.length) tree.textContent = works.length ? "No work matches." : "The library is empty.";
+}
+
 async function refreshCatalog() {
   const response = await request("/api/catalog");
   const data = await readJson(response);
   if (!response.ok || !data.works) return;
-  tree.textContent = "";
-  for (const work of data.works) tree.appendChild(workEntry(work));
-  if (!data.works.length) tree.textContent = "The library is empty.";
+  works = data.works;
+  drawCatalog();
 }
 
 scopeClear.addEventListener("click", () => setScope(null));
+finder.addEventListener("input", drawCatalog);
 panel.addEventListener("toggle", () => { if (panel.open) refreshCatalog(); });
 document.addEventListener("library-changed", () => { if (panel.open) refreshCatalog(); });

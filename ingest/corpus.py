@@ -92,7 +92,9 @@ def add_corpus(docs: list[Document], embedder, folder: Path, max_chars: int, ove
 
 
 def update(library, docs: list[Document], max_chars: int, overlap: int, progress: bool = False) -> tuple[object, int]:
-    """Add or update a corpus in an open library (either backend), skipping unchanged documents; (library, changed)."""
+    """Add or update a corpus in an open library (either backend), skipping unchanged documents; (library, changed).
+    Passages embedded from another form of text are embedded again first (search/reembed.py)."""
+    library.reembed(progress)
     changed = [d for d in docs if (known := library.store.document(d.id)) is None
                or known.content_hash != content_hash([d])]
     if changed:

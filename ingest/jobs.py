@@ -116,7 +116,9 @@ class Ingestor:
                 log.exception("ingest worker error")
 
     def run_pending(self) -> int:
-        """Requeue jobs of killed processes, then run queued jobs until none is left; returns how many ran."""
+        """Re-embed what needs it, requeue jobs of killed processes, then run queued jobs until none is left;
+        returns how many jobs ran."""
+        self.library.reembed()  # first, passages embedded from another form of text (search/reembed.py), once
         ran = 0
         while (claimed := self.claim()) is not None:
             self.run(*claimed)

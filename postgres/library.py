@@ -5,7 +5,8 @@ any server is found, or gone, everywhere at once. A change (replace_documents, d
 transaction under an advisory lock, so writers from any number of processes take turns: the documents, their
 chunks with their vectors, the BM25 term statistics (terms.df, postings, the document count, total length and
 mean idf) and the generation counter change together or not at all. A worker killed mid-change leaves the
-library as it was.
+library as it was. `library_meta` records the form of text the vectors were made from; a library made from
+another one has its pointed passages embedded again by the ingest worker (search/reembed.py), in one transaction.
 Does not: parse, chunk or embed (ingest/), or search (postgres/search.py).
 """
 from collections import Counter
@@ -19,11 +20,13 @@ from postgres import schema
 from postgres.database import Database, require_current, upgrade
 from postgres.files import PgFiles
 from postgres.relations import PgRelations
-from postgres.search import PgView
+from postgres.search import CHUNK_COLUMNS, PgView, chunk
 from postgres.store import PgLeases, PgStore
 from search.library import LibraryError
+from search.reembed import Reembedding, form_of, stale
 
 WRITE_LOCK = 7_406_017
+MARKED = "[\u0591-\u05C7\uFB1D-\uFB4F\u05F0-\u05F2]"  # Hebrew points, cantillation, separators, ligatures
 DEFAULT_CORPUS = "library"  # the corpus of documents that name none: tier public
 CHUNK_INSERT = ("id", "chunk_id", "doc_id", "corpus_id", "corpus_tier", "seq", "title", "text", "start_offset",
                 "end_offset", "section_path", "section_ref", "parent_ref", "work", "language", "author", "community",
@@ -49,6 +52,7 @@ class PgLibrary:
         self.files = PgFiles(db)
         self.leases = PgLeases(db)
         self.view = PgView(db, db.pgvector_version())
+        self.reembedding: Reembedding | None = None  # passages whose vectors were made from another form of text
 
     @classmethod
     def open(cls, db: Database, embedder, create_schema: bool = False) -> "PgLibrary":
@@ -65,7 +69,52 @@ class PgLibrary:
         if meta.get("analyzer") != analyzer.version():
             raise LibraryError(f"schema {db.schema} was indexed with another text analysis ({meta.get('analyzer')}); "
                                "move the library in again: a new DATABASE_SCHEMA and `flask --app app db import-library`")
-        return cls(db, embedder)
+        library = cls(db, embedder)
+        if form_of(embedder) is not None and meta.get("model_form") != embedder.form:
+            library._find_stale()
+        return library
+
+    def reembed(self, progress: bool = False) -> int:
+        """Embed again the passages whose vectors were made from another form of text; returns how many."""
+        pending = self.reembedding
+        if pending is None:
+            return 0
+        try:
+            vectors = pending.embed(self.embedder, progress)
+
+            def write(conn):
+                conn.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
+                with conn.cursor() as cursor:  # a chunk deleted meanwhile is no row; one re-indexed has new vectors
+                    cursor.executemany("UPDATE chunks SET embedding = %s WHERE id = %s",
+                                       list(zip(vectors, pending.keys, strict=True)))
+                self._record_form(conn)
+                conn.execute("UPDATE library_meta SET value = (value::bigint + 1)::text WHERE key = 'generation'")
+
+            self.db.run(write)
+        finally:
+            pending.running = False
+        self.reembedding = None
+        return len(pending.keys)
+
+    def reembed_status(self) -> dict | None:
+        """What /api/health says of a re-embed waiting or running (here or in another process); None when none."""
+        pending = self.reembedding
+        if pending is not None and not pending.running and self.db.execute(
+                "SELECT 1 FROM library_meta WHERE key = 'model_form' AND value = %s", (self.embedder.form,)):
+            self.reembedding = pending = None  # another process's worker did it
+        return pending.status() if pending else None
+
+    def _find_stale(self) -> None:
+        """The passages to embed again (only those with Hebrew marks can be); none: record the form at once."""
+        rows = self.db.execute(f"SELECT {CHUNK_COLUMNS} FROM chunks WHERE title ~ %(m)s OR text ~ %(m)s "
+                               "OR section_path::text ~ %(m)s", {"m": MARKED})
+        self.reembedding = stale((row[0], chunk(row).passage_text) for row in rows)
+        if self.reembedding is None:
+            self.db.run(self._record_form)
+
+    def _record_form(self, conn) -> None:
+        conn.execute("INSERT INTO library_meta (key, value) VALUES ('model_form', %s) ON CONFLICT (key) "
+                     "DO UPDATE SET value = excluded.value", (self.embedder.form,))
 
     @property
     def closed(self) -> bool:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
+from hebrew.normal import MODEL_FORM, for_models
 from search.embedders import settings
 
 log = logging.getLogger(__name__)
@@ -60,6 +61,8 @@ class Embedder:
     they differ only for models with prompts, such as E5.
     """
 
+    form = MODEL_FORM  # what a library records its vectors were made from (hebrew/normal.py)
+
     def __init__(self, model, name: str):
         self.model = model
         self.name = name
@@ -73,13 +76,15 @@ class Embedder:
         return cls(load_sentence_transformer(name, **({"prompts": prompts} if prompts else {})), name)
 
     def embed(self, texts: list[str], batch_size: int = 32, progress: bool = False, role: str = "passage") -> np.ndarray:
-        """Vectors of texts, float32, one row each, unit length; role "query" for questions, "passage" for the rest."""
+        """Vectors of texts, float32, one row each, unit length; role "query" for questions, "passage" for the rest.
+
+        Each text is read in the one form every model reads (hebrew.normal.for_models: Hebrew without points)."""
         if role not in ROLES:
             raise ValueError(f"role must be one of {ROLES}, not {role!r}")
         # sentence-transformers adds the model's "query" or "document" prompt, or nothing when it has none
         encode = self.model.encode_query if role == "query" else self.model.encode_document
         vectors = encode(
-            texts, batch_size=batch_size, normalize_embeddings=True, show_progress_bar=progress, convert_to_numpy=True
+            [for_models(t) for t in texts], batch_size=batch_size, normalize_embeddings=True, show_progress_bar=progress, convert_to_numpy=True
         )
         return np.asarray(vectors, dtype=np.float32).reshape(len(texts), self.dim)
 

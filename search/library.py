@@ -4,7 +4,9 @@ A folder holds library.sqlite3 (the truth, embeddings included), bm25.npz, bm25_
 faiss.index and manifest.json. The manifest names the store generation the index files were
 saved at; files that lag behind the store (a process killed between a commit and a save) are
 rebuilt from the store, without re-embedding. It also names the text analysis BM25 was built with
-(analyzer.version()): a library built with another one rebuilds BM25 from the stored chunk texts.
+(analyzer.version()): a library built with another one rebuilds BM25 from the stored chunk texts. The store
+records the form of text its vectors were made from; a library made from another one has its pointed passages
+embedded again (search/reembed.py): at once by `load` (the commands), in the background by a server.
 Searches read an immutable `View` (search/view.py); a change builds the next view from the last one (FAISS
 `remove_ids`/`add_with_ids` on a copy, BM25 from its stored term counts) and swaps it in, so queries
 never see half a document. Writers, across processes, take a file lock and start from the newest saved state.
@@ -25,6 +27,7 @@ import numpy as np
 from hebrew import analyzer
 from models import Chunk, DocumentInfo
 from search.bm25 import BM25
+from search.reembed import Reembedding, form_of, stale
 from search.view import View
 from storage.files import LocalFiles
 from storage.leases import FileLeases
@@ -74,6 +77,7 @@ class Library:
         self._swap = threading.Lock()
         self.files = LocalFiles(self.folder)  # uploads and the documents' sources
         self.leases = FileLeases(self.folder / "jobs")  # which process runs which ingest job
+        self.reembedding: Reembedding | None = None  # passages whose vectors were made from another form of text
 
     @classmethod
     def open(cls, folder: Path, embedder, create: bool = False) -> "Library":
@@ -89,6 +93,7 @@ class Library:
         library = cls(folder, Store(folder / STORE_FILE), embedder, None)
         with library.writing():
             library.view = library._load_view(manifest)
+            library._check_form()
         return library
 
     def current(self) -> View:
@@ -113,6 +118,41 @@ class Library:
         return Relations(self.store)
 
     # changes
+
+    def reembed(self, progress: bool = False) -> int:
+        """Embed again the passages whose vectors were made from another form of text; returns how many."""
+        pending = self.reembedding
+        if pending is None:
+            return 0
+        try:
+            vectors = pending.embed(self.embedder, progress)
+            with self.writing():
+                self.store.set_embeddings(pending.keys, vectors, self.embedder.form)
+                self.view = replace(self.view, index=self._index_from(list(self.store.chunk_rows())),
+                                    generation=self.store.generation())
+                self._save()
+        finally:
+            pending.running = False
+        self.reembedding = None
+        log.info("re-embedded %d passages of %s", len(pending.keys), self.folder)
+        return len(pending.keys)
+
+    def reembed_status(self) -> dict | None:
+        """What /api/health says of a re-embed waiting or running; None when there is none."""
+        pending = self.reembedding
+        return pending.status() if pending else None
+
+    def _check_form(self) -> None:
+        """Find the passages to embed again when the vectors were made from another form of text (none: record it)."""
+        form = form_of(self.embedder)
+        if form is None or self.store.model_form() == form:
+            return
+        self.reembedding = stale((key, c.passage_text) for key, c in zip(self.view.labels, self.view.chunks))
+        if self.reembedding is None:
+            self.store.set_embeddings([], np.zeros((0, self.embedder.dim), np.float32), form)
+        else:
+            log.warning("%d passages of %s were embedded with their points; they will be embedded again",
+                        len(self.reembedding.keys), self.folder)
 
     def replace_documents(self, entries: list[tuple[DocumentInfo, str, list[Chunk], np.ndarray, str | None]]) -> None:
         """Add or replace documents: (info, text, chunks, embeddings, source path) each, in one transaction."""
@@ -225,9 +265,11 @@ class Library:
         os.replace(tmp / "manifest.json", folder / "manifest.json")
 
 
-def load(folder: Path, embedder) -> Library:
-    """Open an existing library (refusing a missing, old or mismatched one)."""
-    return Library.open(folder, embedder)
+def load(folder: Path, embedder, progress: bool = True) -> Library:
+    """Open an existing library (refusing a missing, old or mismatched one), re-embedding what needs it first."""
+    opened = Library.open(folder, embedder)
+    opened.reembed(progress)
+    return opened
 
 
 def _read_manifest(folder: Path) -> dict | None:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
+from hebrew.normal import for_models
 from search.embedding import load_sentence_transformer
 
 log = logging.getLogger(__name__)
@@ -40,5 +41,6 @@ class Reranker:
         """Relevance of each passage to the query (higher is better)."""
         if not passages:
             return np.zeros(0)
-        scores = self.model.predict([(query, p) for p in passages], batch_size=32, show_progress_bar=False)
+        query = for_models(query)
+        scores = self.model.predict([(query, for_models(p)) for p in passages], batch_size=32, show_progress_bar=False)
         return np.asarray(scores, dtype=np.float64)

@@ -45,6 +45,23 @@ class Store:
         """A counter bumped by every change to documents or chunks."""
         return int(self.db.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()[0])
 
+    def model_form(self) -> str | None:
+        """The form of text (hebrew.normal.MODEL_FORM) the stored embeddings were made from; None: as written."""
+        row = self.db.execute("SELECT value FROM meta WHERE key = 'model_form'").fetchone()
+        return row[0] if row else None
+
+    def set_embeddings(self, rowids: list[int], vectors: np.ndarray, form: str) -> None:
+        """Replace the embeddings of these chunks (those still stored) and record the form they were made from,
+        in one transaction."""
+        vectors = np.ascontiguousarray(vectors, dtype=np.float32)
+        with self.transaction() as db:
+            db.executemany("UPDATE chunks SET embedding = ? WHERE rowid = ?",
+                           [(v.tobytes(), int(r)) for r, v in zip(rowids, vectors, strict=True)])
+            db.execute("INSERT INTO meta (key, value) VALUES ('model_form', ?) ON CONFLICT (key) DO UPDATE SET "
+                       "value = excluded.value", (form,))
+            if len(rowids):
+                self._bump(db)
+
     # documents and chunks
 
     def document(self, doc_id: str) -> DocumentInfo | None:

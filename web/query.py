@@ -40,6 +40,8 @@ def health():
         who = reader()
         if shared() and not (who and who.may(USERS)):  # its size would tell of documents hidden from the asker
             library = {"backend": library.get("backend")}
+        if (pending := reembedding(live.library)) is not None:  # its pointed passages' vectors are being made again
+            library["reembed"] = pending if "documents" in library else {"state": pending["state"]}
         return {"status": "ok", "access": "shared" if shared() else "personal", **described, **live.info,
                 "library": library,
                 "providers": shared_providers(described["providers"]),
@@ -47,6 +49,12 @@ def health():
     if loading.error:
         return {"status": "error", "error": loading.error}, 503
     return {"status": "loading"}, 503
+
+
+def reembedding(library) -> dict | None:
+    """What health says of a re-embed the library waits for or runs (search/reembed.py); None when there is none."""
+    status = getattr(library, "reembed_status", None)
+    return status() if status else None
 
 
 def shared_providers(providers: dict) -> dict:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from hebrew.normal import for_models
 from search.embedding import resolve_model
 
 log = logging.getLogger(__name__)
@@ -130,8 +131,8 @@ class AnswerabilityJudge:
         out = []
         with torch.inference_mode():
             for start in range(0, len(texts), BATCH):
-                chunk = texts[start:start + BATCH]
-                batch = self.tokenizer([question] * len(chunk), chunk, padding=True, truncation="longest_first",
+                chunk = [for_models(t) for t in texts[start:start + BATCH]]
+                batch = self.tokenizer([for_models(question)] * len(chunk), chunk, padding=True, truncation="longest_first",
                                        max_length=self.max_length, return_tensors="pt")
                 out.append(torch.sigmoid(self.model(**batch)).numpy())
         return np.concatenate(out).astype(np.float64)

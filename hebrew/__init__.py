@@ -1,7 +1,7 @@
 """Hebrew and Aramaic text, and the words of any script: detection, normalising, analysis, glossary, references.
 
 script.py      which language a text is in; Hebrew a PDF gave back reversed, put right
-normal.py      the one normaliser: points, cantillation, word separators, final letters
+normal.py      the one normaliser: points, cantillation, word separators, final letters; what models read
 words.py       the plain tokenizer of every script, and content words
 analyzer.py    BM25 terms: points, quotes, final letters, prefixes, abbreviations
 glossary.py    a question's everyday or English words -> the texts' own words

@@ -224,7 +224,15 @@ SCHEMAS = {
                 "description": "The library's size and where it is; on a shared server only admins see more "
                                "than its backend.",
                 "properties": {"backend": {"enum": ["embedded", "postgres", None]}, "path": TEXT, "schema": TEXT,
-                               "chunks": COUNT, "documents": COUNT, "generation": {"type": "integer"}},
+                               "chunks": COUNT, "documents": COUNT, "generation": {"type": "integer"},
+                               "reembed": {
+                                   "type": "object", "required": ["state"],
+                                   "description": "Present while the library's pointed passages wait to be, or are "
+                                                  "being, embedded again (its vectors were made from text with "
+                                                  "points); searches use the old vectors until all are done. "
+                                                  "Others than admins of a shared server see only the state.",
+                                   "properties": {"state": {"enum": ["pending", "running"]}, "passages": COUNT,
+                                                  "done": COUNT, "reason": TEXT}}},
             },
             "classifier": {"type": "object", "properties": {"path": TEXT, "encoder": NULLABLE_TEXT}},
             "embedder": TEXT,

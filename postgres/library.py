@@ -23,6 +23,7 @@ from postgres.relations import PgRelations
 from postgres.search import CHUNK_COLUMNS, PgView, chunk
 from postgres.store import PgLeases, PgStore
 from search.library import LibraryError
+from search import reembed
 from search.reembed import Reembedding, form_of, stale
 
 WRITE_LOCK = 7_406_017
@@ -76,25 +77,17 @@ class PgLibrary:
 
     def reembed(self, progress: bool = False) -> int:
         """Embed again the passages whose vectors were made from another form of text; returns how many."""
-        pending = self.reembedding
-        if pending is None:
-            return 0
-        try:
-            vectors = pending.embed(self.embedder, progress)
+        def write(keys, vectors):
+            self.db.run(lambda conn: self._write_vectors(conn, keys, vectors))
 
-            def write(conn):
-                conn.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
-                with conn.cursor() as cursor:  # a chunk deleted meanwhile is no row; one re-indexed has new vectors
-                    cursor.executemany("UPDATE chunks SET embedding = %s WHERE id = %s",
-                                       list(zip(vectors, pending.keys, strict=True)))
-                self._record_form(conn)
-                conn.execute("UPDATE library_meta SET value = (value::bigint + 1)::text WHERE key = 'generation'")
+        return reembed.run(self, write, progress)
 
-            self.db.run(write)
-        finally:
-            pending.running = False
-        self.reembedding = None
-        return len(pending.keys)
+    def _write_vectors(self, conn, keys: list[int], vectors) -> None:
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
+        with conn.cursor() as cursor:  # a chunk deleted meanwhile is no row; one re-indexed has new vectors
+            cursor.executemany("UPDATE chunks SET embedding = %s WHERE id = %s", list(zip(vectors, keys, strict=True)))
+        self._record_form(conn)
+        conn.execute("UPDATE library_meta SET value = (value::bigint + 1)::text WHERE key = 'generation'")
 
     def reembed_status(self) -> dict | None:
         """What /api/health says of a re-embed waiting or running (here or in another process); None when none."""

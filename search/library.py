@@ -27,6 +27,7 @@ import numpy as np
 from hebrew import analyzer
 from models import Chunk, DocumentInfo
 from search.bm25 import BM25
+from search import reembed
 from search.reembed import Reembedding, form_of, stale
 from search.view import View
 from storage.files import LocalFiles
@@ -121,21 +122,15 @@ class Library:
 
     def reembed(self, progress: bool = False) -> int:
         """Embed again the passages whose vectors were made from another form of text; returns how many."""
-        pending = self.reembedding
-        if pending is None:
-            return 0
-        try:
-            vectors = pending.embed(self.embedder, progress)
-            with self.writing():
-                self.store.set_embeddings(pending.keys, vectors, self.embedder.form)
-                self.view = replace(self.view, index=self._index_from(list(self.store.chunk_rows())),
-                                    generation=self.store.generation())
-                self._save()
-        finally:
-            pending.running = False
-        self.reembedding = None
-        log.info("re-embedded %d passages of %s", len(pending.keys), self.folder)
-        return len(pending.keys)
+        return reembed.run(self, self._write_vectors, progress)
+
+    def _write_vectors(self, keys: list[int], vectors: np.ndarray) -> None:
+        with self.writing():
+            self.store.set_embeddings(keys, vectors, self.embedder.form)
+            self.view = replace(self.view, index=self._index_from(list(self.store.chunk_rows())),
+                                generation=self.store.generation())
+            self._save()
+        log.info("re-embedded %d passages of %s", len(keys), self.folder)
 
     def reembed_status(self) -> dict | None:
         """What /api/health says of a re-embed waiting or running; None when there is none."""

@@ -56,6 +56,19 @@ class Reembedding:
         return np.concatenate(parts) if parts else np.zeros((0, embedder.dim), np.float32)
 
 
+def run(library, write, progress: bool = False) -> int:
+    """Embed the library's pending passages and give write(keys, vectors) their new vectors; how many there were."""
+    pending = library.reembedding
+    if pending is None:
+        return 0
+    try:
+        write(pending.keys, pending.embed(library.embedder, progress))
+    finally:
+        pending.running = False
+    library.reembedding = None
+    return len(pending.keys)
+
+
 def stale(rows) -> Reembedding | None:
     """The passages of (key, passage text) rows whose vectors change in the models' form; None if none does."""
     keys, texts = [], []

@@ -286,5 +286,5 @@ def build_pointed_set(db: Path, out: Path, seed: int):
         raise click.ClickException(str(exc)) from exc
 
 
-commands = [build_pointed_set, train_classifier, eval_command, bench_command, bench_ingest_command, calibrate_support_command,
-            calibrate_decline_command, train_reranker, train_judge, calibrate_judge_command]
+commands = [build_pointed_set, train_classifier, eval_command, bench_command, bench_ingest_command,
+            calibrate_support_command, calibrate_decline_command, train_reranker, train_judge, calibrate_judge_command]

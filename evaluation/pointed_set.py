@@ -118,7 +118,8 @@ def write_set(db: Path, out: Path, seed: int = 0, per_kind: int = PER_KIND) -> d
     asked = questions(verses, seed, per_kind)
     out = Path(out)
     (out / "qrels").mkdir(parents=True, exist_ok=True)
-    for name, text_of in (("corpus.jsonl", lambda v: v["text"]), ("corpus-unpointed.jsonl", lambda v: " ".join(words_of(v["text"])))):
+    for name, text_of in (("corpus.jsonl", lambda v: v["text"]),
+                          ("corpus-unpointed.jsonl", lambda v: " ".join(words_of(v["text"])))):
         with open(out / name, "w", encoding="utf-8") as f:
             for v in verses:
                 f.write(json.dumps({"_id": v["id"], "title": v["title"], "text": text_of(v)}, ensure_ascii=False) + "\n")

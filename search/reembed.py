@@ -10,8 +10,7 @@ Does not: decide when to run (the commands that open a library, and a server's i
 """
 import logging
 import sys
-import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 from tqdm import tqdm
@@ -30,8 +29,7 @@ class Reembedding:
     keys: list[int]
     texts: list[str]
     done: int = 0
-    started: float | None = None
-    running: bool = field(default=False)
+    running: bool = False
 
     def status(self) -> dict:
         """What /api/health says of it."""
@@ -41,7 +39,7 @@ class Reembedding:
 
     def embed(self, embedder, progress: bool = False) -> np.ndarray:
         """The new vectors, batch by batch; progress shows a bar (for a command), the log gets every tenth."""
-        self.running, self.started, self.done = True, time.perf_counter(), 0
+        self.running, self.done = True, 0
         parts, logged = [], 0
         with tqdm(total=len(self.texts), desc="re-embedding pointed passages", unit="passage", file=sys.stderr,
                   disable=not progress) as bar:

@@ -38,10 +38,11 @@ def health():
         described = live.pipeline.describe()
         library = {**described["library"], **live.info.get("library", {}), **(live.store.stats() if live.store else {})}
         who = reader()
-        if shared() and not (who and who.may(USERS)):  # its size would tell of documents hidden from the asker
+        limited = shared() and not (who and who.may(USERS))  # its size would tell of documents hidden from the asker
+        if limited:
             library = {"backend": library.get("backend")}
         if (pending := reembedding(live.library)) is not None:  # its pointed passages' vectors are being made again
-            library["reembed"] = pending if "documents" in library else {"state": pending["state"]}
+            library["reembed"] = {"state": pending["state"]} if limited else pending
         return {"status": "ok", "access": "shared" if shared() else "personal", **described, **live.info,
                 "library": library,
                 "providers": shared_providers(described["providers"]),

@@ -105,9 +105,9 @@ def _ask(kind: str, words: list[str], english: str, rng: random.Random) -> str:
         del picked[rng.randrange(len(picked))]
         swap = rng.randrange(len(picked) - 1)
         picked[swap], picked[swap + 1] = picked[swap + 1], picked[swap]
-        joined = [i for i, w in enumerate(picked) if w.startswith("ו") and len(w) > 3]
-        if joined:
-            i = rng.choice(joined)
+        with_vav = [i for i, w in enumerate(picked) if w.startswith("ו") and len(w) > 3]
+        if with_vav:
+            i = rng.choice(with_vav)
             picked[i] = picked[i][1:]
     return " ".join(picked)
 

@@ -15,6 +15,7 @@ import numpy as np
 from psycopg.types.json import Jsonb
 
 from hebrew import analyzer
+from hebrew.normal import POINTS, PRESENTATION, SEPARATORS
 from models import Chunk, DocumentInfo
 from postgres import schema
 from postgres.database import Database, require_current, upgrade
@@ -23,11 +24,11 @@ from postgres.relations import PgRelations
 from postgres.search import CHUNK_COLUMNS, PgView, chunk
 from postgres.store import PgLeases, PgStore
 from search.library import LibraryError
-from search import reembed
-from search.reembed import Reembedding, form_of, stale
+from search.reembed import Reembedding, embed_again, form_of, stale
 
 WRITE_LOCK = 7_406_017
-MARKED = "[\u0591-\u05C7\uFB1D-\uFB4F\u05F0-\u05F2]"  # Hebrew points, cantillation, separators, ligatures
+# a passage for_models can change has one of these marks (PostgreSQL's regular expressions read the \u escapes)
+MARKED = "|".join(p.pattern for p in (POINTS, SEPARATORS, PRESENTATION))
 DEFAULT_CORPUS = "library"  # the corpus of documents that name none: tier public
 CHUNK_INSERT = ("id", "chunk_id", "doc_id", "corpus_id", "corpus_tier", "seq", "title", "text", "start_offset",
                 "end_offset", "section_path", "section_ref", "parent_ref", "work", "language", "author", "community",
@@ -80,7 +81,7 @@ class PgLibrary:
         def write(keys, vectors):
             self.db.run(lambda conn: self._write_vectors(conn, keys, vectors))
 
-        return reembed.run(self, write, progress)
+        return embed_again(self, write, progress)
 
     def _write_vectors(self, conn, keys: list[int], vectors) -> None:
         conn.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))

@@ -27,8 +27,7 @@ import numpy as np
 from hebrew import analyzer
 from models import Chunk, DocumentInfo
 from search.bm25 import BM25
-from search import reembed
-from search.reembed import Reembedding, form_of, stale
+from search.reembed import Reembedding, embed_again, form_of, stale
 from search.view import View
 from storage.files import LocalFiles
 from storage.leases import FileLeases
@@ -122,7 +121,7 @@ class Library:
 
     def reembed(self, progress: bool = False) -> int:
         """Embed again the passages whose vectors were made from another form of text; returns how many."""
-        return reembed.run(self, self._write_vectors, progress)
+        return embed_again(self, self._write_vectors, progress)
 
     def _write_vectors(self, keys: list[int], vectors: np.ndarray) -> None:
         with self.writing():
@@ -144,7 +143,7 @@ class Library:
             return
         self.reembedding = stale((key, c.passage_text) for key, c in zip(self.view.labels, self.view.chunks))
         if self.reembedding is None:
-            self.store.set_embeddings([], np.zeros((0, self.embedder.dim), np.float32), form)
+            self.store.record_model_form(form)
         else:
             log.warning("%d passages of %s were embedded with their points; they will be embedded again",
                         len(self.reembedding.keys), self.folder)

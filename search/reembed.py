@@ -54,7 +54,7 @@ class Reembedding:
         return np.concatenate(parts) if parts else np.zeros((0, embedder.dim), np.float32)
 
 
-def run(library, write, progress: bool = False) -> int:
+def embed_again(library, write, progress: bool = False) -> int:
     """Embed the library's pending passages and give write(keys, vectors) their new vectors; how many there were."""
     pending = library.reembedding
     if pending is None:

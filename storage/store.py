@@ -57,10 +57,13 @@ class Store:
         with self.transaction() as db:
             db.executemany("UPDATE chunks SET embedding = ? WHERE rowid = ?",
                            [(v.tobytes(), int(r)) for r, v in zip(rowids, vectors, strict=True)])
-            db.execute("INSERT INTO meta (key, value) VALUES ('model_form', ?) ON CONFLICT (key) DO UPDATE SET "
-                       "value = excluded.value", (form,))
-            if len(rowids):
-                self._bump(db)
+            self.record_model_form(form, db)
+            self._bump(db)
+
+    def record_model_form(self, form: str, db=None) -> None:
+        """Record the form of text the stored embeddings were made from (without changing any)."""
+        (db or self.db).execute("INSERT INTO meta (key, value) VALUES ('model_form', ?) ON CONFLICT (key) "
+                                "DO UPDATE SET value = excluded.value", (form,))
 
     # documents and chunks
 

@@ -68,6 +68,38 @@ def bench_ingest(embedder, pages: int = 200, target=None) -> dict:
             "pages_per_minute": round(pages / seconds * 60)}
 
 
+def bench_book(embedder, path: Path, records: int = 1000) -> dict:
+    """Ingest the first `records` records of a JSONL book (the Shulchan Arukh's) into an empty library, then embed
+    its passages again in batches of EMBED_BATCH two ways: in book order (as ingest did before) and longest first
+    (search.embedding.in_batches, as it does now). Returns the passages per minute of each and of the ingest."""
+    from ingest.jobs import EMBED_BATCH, Ingestor
+    from search import library
+    from search.embedding import in_batches
+
+    with tempfile.TemporaryDirectory() as folder:
+        sample = Path(folder) / Path(path).name
+        with Path(path).open(encoding="utf-8") as source:
+            sample.write_text("".join(line for _, line in zip(range(records), source)), encoding="utf-8")
+        ingestor = Ingestor(library.Library.open(Path(folder) / "library", embedder, create=True))
+        job = ingestor.submit_file(sample, sample.name, {})
+        start = time.perf_counter()
+        ingestor.run_pending()
+        seconds = time.perf_counter() - start
+        if ingestor.store.job(job.id).status != "done":
+            raise RuntimeError(f"the benchmark ingest failed: {ingestor.store.job(job.id).error}")
+        texts = [chunk.passage_text for chunk in ingestor.library.current().chunks]
+    figures = {"records": records, "passages": len(texts), "ingest": _rate(len(texts), seconds)}
+    for name, by_length in (("book_order", False), ("by_length", True)):
+        start = time.perf_counter()
+        in_batches(embedder, texts, EMBED_BATCH, by_length=by_length)
+        figures[name] = _rate(len(texts), time.perf_counter() - start)
+    return figures
+
+
+def _rate(passages: int, seconds: float) -> dict:
+    return {"seconds": round(seconds, 1), "passages_per_minute": round(passages / seconds * 60)}
+
+
 def write_no_space(path: Path, megabytes: float) -> None:
     """Write `megabytes` MB of random lower-case letters: no space, no newline."""
     rng, left = np.random.default_rng(0), int(megabytes * 2**20)

@@ -26,6 +26,7 @@ from ingest.parsers import MAX_TITLE_CHARS, parse_file
 from ingest.records import Limits, RejectedFile, base_name, extension
 from ingest.structure import split
 from models import Chunk, DocumentInfo, Job
+from search.embedding import in_batches
 
 log = logging.getLogger(__name__)
 
@@ -202,10 +203,6 @@ class Ingestor:
         return "done"
 
     def _embed(self, job_id: str, chunks: list[Chunk]) -> np.ndarray:
-        """The chunks' vectors, embedded in batches with the job's progress updated after each."""
-        embedder = self.library.embedder
-        parts = []
-        for start in range(0, len(chunks), EMBED_BATCH):
-            parts.append(embedder.embed([c.passage_text for c in chunks[start:start + EMBED_BATCH]]))
-            self.store.update_job(job_id, done=min(start + EMBED_BATCH, len(chunks)))
-        return np.vstack(parts) if parts else np.zeros((0, embedder.dim), dtype=np.float32)
+        """The chunks' vectors, embedded in batches of like length with the job's progress updated after each."""
+        return in_batches(self.library.embedder, [c.passage_text for c in chunks], EMBED_BATCH,
+                          lambda done: self.store.update_job(job_id, done=done))

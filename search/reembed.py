@@ -16,6 +16,7 @@ import numpy as np
 from tqdm import tqdm
 
 from hebrew.normal import for_models
+from search.embedding import in_batches
 
 log = logging.getLogger(__name__)
 
@@ -40,18 +41,19 @@ class Reembedding:
     def embed(self, embedder, progress: bool = False) -> np.ndarray:
         """The new vectors, batch by batch; progress shows a bar (for a command), the log gets every tenth."""
         self.running, self.done = True, 0
-        parts, logged = [], 0
+        logged = 0
         with tqdm(total=len(self.texts), desc="re-embedding pointed passages", unit="passage", file=sys.stderr,
                   disable=not progress) as bar:
-            for start in range(0, len(self.texts), BATCH):
-                batch = self.texts[start:start + BATCH]
-                parts.append(embedder.embed(batch))
-                self.done += len(batch)
-                bar.update(len(batch))
+
+            def done(count: int) -> None:
+                nonlocal logged
+                bar.update(count - self.done)
+                self.done = count
                 if self.done * 10 // len(self.texts) > logged:
                     logged = self.done * 10 // len(self.texts)
                     log.info("re-embedding: %d of %d passages", self.done, len(self.texts))
-        return np.concatenate(parts) if parts else np.zeros((0, embedder.dim), np.float32)
+
+            return in_batches(embedder, self.texts, BATCH, done)
 
 
 def embed_again(library, write, progress: bool = False) -> int:

@@ -1,5 +1,5 @@
 """Command-line tasks of evaluation, run as `flask --app app <command>`: eval, bench, bench-ingest,
-calibrate-support, calibrate-decline, train-classifier, train-reranker, build-pointed-set.
+calibrate-support, calibrate-decline, calibrate-judge, build-pointed-set (training: training_commands.py).
 
 These are the only places that print; everything else logs.
 """
@@ -10,20 +10,7 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
-
-@click.command("train-classifier")
-@click.option("--data", default="data/query_types.jsonl", type=click.Path(exists=True, path_type=Path))
-@click.option("--encoder", default=None, help="Encoder id or path (default: EMBEDDING_MODEL); a DeBERTa id works if you have it.")
-@click.option("--pooling", default="mean", type=click.Choice(["mean", "first_token"]))
-@click.option("--out", default=None, type=click.Path(path_type=Path), help="Default: CLASSIFIER_DIR.")
-@with_appcontext
-def train_classifier(data: Path, encoder: str | None, pooling: str, out: Path | None):
-    """Train the query classifier's head and print its held-out accuracy."""
-    from evaluation.train_classifier import train
-
-    config = current_app.config
-    metrics = train(data, encoder or config["EMBEDDING_MODEL"], out or Path(config["CLASSIFIER_DIR"]), pooling)
-    click.echo(json.dumps(metrics, indent=2))
+from evaluation.training_commands import commands as training_commands
 
 
 @click.command("eval")
@@ -171,11 +158,23 @@ def calibrate_decline_command(folder: Path, limit: int, seed: int, cache: Path):
 @click.option("--pages", default=200, show_default=True, help="Pages of the generated PDF (about 500 words each).")
 @click.option("--no-space-mb", type=float, default=None,
               help="Instead, ingest a text of this many MB without a space or newline, and print peak memory.")
+@click.option("--book", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+              help="Instead, ingest the first --records records of this JSONL book (the Shulchan Arukh's) and embed "
+                   "its passages in book order and longest first.")
+@click.option("--records", default=1000, show_default=True)
 @with_appcontext
-def bench_ingest_command(pages: int, no_space_mb: float | None):
+def bench_ingest_command(pages: int, no_space_mb: float | None, book: Path | None, records: int):
     """PDF pages per minute: parsing alone, and the whole ingest job; the last line is JSON."""
-    from evaluation.bench_ingest import bench_ingest, bench_no_space, bench_pdf
+    from evaluation.bench_ingest import bench_book, bench_ingest, bench_no_space, bench_pdf
     from search.embedding import Embedder
+
+    if book is not None:
+        found = bench_book(Embedder.load(current_app.config["EMBEDDING_MODEL"]), book, records)
+        for name in ("ingest", "book_order", "by_length"):
+            click.echo(f"{name}: {found['passages']:,} passages in {found[name]['seconds']} s = "
+                       f"{found[name]['passages_per_minute']:,} passages/min")
+        click.echo(json.dumps({"book": found}))
+        return
 
     if no_space_mb is not None:
         found = bench_no_space(current_app.config["EMBEDDING_MODEL"], no_space_mb)
@@ -190,46 +189,6 @@ def bench_ingest_command(pages: int, no_space_mb: float | None):
     click.echo(f"ingest: {full['pages']} pages ({full['chunks']} chunks) in {full['seconds']} s = "
                f"{full['pages_per_minute']:,} pages/min")
     click.echo(json.dumps({"parse": parse, "ingest": full}))
-
-
-@click.command("train-reranker")
-@click.option("--set", "sets", multiple=True, default=["../shared/data/squad-dev"], show_default=True,
-              type=click.Path(exists=True, file_okay=False, path_type=Path), help="BEIR folder to train on (repeatable).")
-@click.option("--base", default=None, help="Encoder id or path (default: EMBEDDING_MODEL).")
-@click.option("--out", default="reranker_model", show_default=True, type=click.Path(path_type=Path))
-@click.option("--queries", default=2000, show_default=True, help="Questions per set.")
-@click.option("--negatives", default=3, show_default=True, help="BM25 hard negatives per question.")
-@click.option("--random-negatives", default=1, show_default=True, help="Random (easy) negatives per question.")
-@click.option("--lr", default=5e-5, show_default=True)
-@click.option("--layers", default=None, type=int, help="Keep only the first N encoder layers (faster).")
-@click.option("--max-length", default=256, show_default=True)
-@click.option("--epochs", default=1, show_default=True)
-@with_appcontext
-def train_reranker(sets, base, out, queries, negatives, random_negatives, lr, layers, max_length, epochs):
-    """Train a cross-encoder from a shipped encoder on question-passage pairs with BM25 hard negatives."""
-    from evaluation.train_reranker import train
-
-    card = train(list(sets), base or current_app.config["EMBEDDING_MODEL"], out, queries, negatives, layers,
-                 max_length, epochs, lr=lr, random_negatives=random_negatives)
-    click.echo(json.dumps(card))
-
-
-@click.command("train-judge")
-@click.option("--set", "sets", multiple=True, default=["../shared/data/squad-dev", "../shared/data/heq-dev"],
-              show_default=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
-              help="BEIR QA folder to train on (repeatable); its train split only.")
-@click.option("--out", default="data/models/answerability", show_default=True, type=click.Path(path_type=Path))
-@click.option("--layers", default=6, show_default=True, help="Encoder layers of e5 the judge keeps.")
-@click.option("--trained-layers", default=2, show_default=True, help="Of them, the upper layers that are trained.")
-@click.option("--epochs", default=2, show_default=True)
-@click.option("--limit", default=None, type=int, help="Train on this many pairs only (a quick try).")
-@with_appcontext
-def train_judge(sets, out, layers, trained_layers, epochs, limit):
-    """Train the answerability judge on QA pairs; prints its card as JSON."""
-    from evaluation.train_judge import train
-
-    click.echo(json.dumps(train(list(sets), out, layers=layers, trained_layers=trained_layers, epochs=epochs,
-                                 limit=limit), indent=2))
 
 
 @click.command("calibrate-judge")
@@ -286,5 +245,5 @@ def build_pointed_set(db: Path, out: Path, seed: int):
         raise click.ClickException(str(exc)) from exc
 
 
-commands = [build_pointed_set, train_classifier, eval_command, bench_command, bench_ingest_command,
-            calibrate_support_command, calibrate_decline_command, train_reranker, train_judge, calibrate_judge_command]
+commands = [build_pointed_set, eval_command, bench_command, bench_ingest_command, calibrate_support_command,
+            calibrate_decline_command, calibrate_judge_command, *training_commands]

@@ -1,0 +1,87 @@
+"""Command-line tasks that train the project's models, run as `flask --app app <command>`: train-classifier,
+train-reranker, train-judge, train-embedder. Each prints its card as JSON.
+"""
+import json
+from pathlib import Path
+
+import click
+from flask import current_app
+from flask.cli import with_appcontext
+
+
+@click.command("train-classifier")
+@click.option("--data", default="data/query_types.jsonl", type=click.Path(exists=True, path_type=Path))
+@click.option("--encoder", default=None, help="Encoder id or path (default: EMBEDDING_MODEL); a DeBERTa id works if you have it.")
+@click.option("--pooling", default="mean", type=click.Choice(["mean", "first_token"]))
+@click.option("--out", default=None, type=click.Path(path_type=Path), help="Default: CLASSIFIER_DIR.")
+@with_appcontext
+def train_classifier(data: Path, encoder: str | None, pooling: str, out: Path | None):
+    """Train the query classifier's head and print its held-out accuracy."""
+    from evaluation.train_classifier import train
+
+    config = current_app.config
+    metrics = train(data, encoder or config["EMBEDDING_MODEL"], out or Path(config["CLASSIFIER_DIR"]), pooling)
+    click.echo(json.dumps(metrics, indent=2))
+
+
+@click.command("train-reranker")
+@click.option("--set", "sets", multiple=True, default=["../shared/data/squad-dev"], show_default=True,
+              type=click.Path(exists=True, file_okay=False, path_type=Path), help="BEIR folder to train on (repeatable).")
+@click.option("--base", default=None, help="Encoder id or path (default: EMBEDDING_MODEL).")
+@click.option("--out", default="reranker_model", show_default=True, type=click.Path(path_type=Path))
+@click.option("--queries", default=2000, show_default=True, help="Questions per set.")
+@click.option("--negatives", default=3, show_default=True, help="BM25 hard negatives per question.")
+@click.option("--random-negatives", default=1, show_default=True, help="Random (easy) negatives per question.")
+@click.option("--lr", default=5e-5, show_default=True)
+@click.option("--layers", default=None, type=int, help="Keep only the first N encoder layers (faster).")
+@click.option("--max-length", default=256, show_default=True)
+@click.option("--epochs", default=1, show_default=True)
+@with_appcontext
+def train_reranker(sets, base, out, queries, negatives, random_negatives, lr, layers, max_length, epochs):
+    """Train a cross-encoder from a shipped encoder on question-passage pairs with BM25 hard negatives."""
+    from evaluation.train_reranker import train
+
+    card = train(list(sets), base or current_app.config["EMBEDDING_MODEL"], out, queries, negatives, layers,
+                 max_length, epochs, lr=lr, random_negatives=random_negatives)
+    click.echo(json.dumps(card))
+
+
+@click.command("train-judge")
+@click.option("--set", "sets", multiple=True, default=["../shared/data/squad-dev", "../shared/data/heq-dev"],
+              show_default=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="BEIR QA folder to train on (repeatable); its train split only.")
+@click.option("--out", default="data/models/answerability", show_default=True, type=click.Path(path_type=Path))
+@click.option("--layers", default=6, show_default=True, help="Encoder layers of e5 the judge keeps.")
+@click.option("--trained-layers", default=2, show_default=True, help="Of them, the upper layers that are trained.")
+@click.option("--epochs", default=2, show_default=True)
+@click.option("--limit", default=None, type=int, help="Train on this many pairs only (a quick try).")
+@with_appcontext
+def train_judge(sets, out, layers, trained_layers, epochs, limit):
+    """Train the answerability judge on QA pairs; prints its card as JSON."""
+    from evaluation.train_judge import train
+
+    click.echo(json.dumps(train(list(sets), out, layers=layers, trained_layers=trained_layers, epochs=epochs,
+                                 limit=limit), indent=2))
+
+
+@click.command("train-embedder")
+@click.option("--book", default="../shared/data/shulchan-arukh/shulchan_arukh_he.jsonl", show_default=True,
+              type=click.Path(exists=True, dir_okay=False, path_type=Path), help="The Shulchan Arukh's jsonl.")
+@click.option("--set", "sets", multiple=True, default=["../shared/data/heq-dev"], show_default=True,
+              type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="BEIR QA folder whose train split to add (repeatable).")
+@click.option("--out", default="data/models/embedder", show_default=True, type=click.Path(path_type=Path))
+@click.option("--trained-layers", default=2, show_default=True, help="The upper layers of e5 that are trained.")
+@click.option("--epochs", default=1, show_default=True)
+@click.option("--max-length", default=128, show_default=True)
+@click.option("--limit", default=None, type=int, help="Train on this many pairs only (a quick try).")
+@with_appcontext
+def train_embedder(book, sets, out, trained_layers, epochs, max_length, limit):
+    """Fit multilingual-e5-small to the Shulchan Arukh (search/tuned.py loads it)."""
+    from evaluation.train_embedder import train
+
+    click.echo(json.dumps(train(book, list(sets), out, trained_layers=trained_layers, epochs=epochs,
+                                max_length=max_length, limit=limit), indent=2))
+
+
+commands = [train_classifier, train_reranker, train_judge, train_embedder]

@@ -14,9 +14,10 @@ export TRANSFORMERS_OFFLINE := 1
 
 .PHONY: run dev test install vendor library chromium clean-library shulchan-arukh run-shulchan-arukh
 
-# The Shulchan Arukh from ../shared, Hebrew, with the multilingual embedder: its own library and history.
+# The Shulchan Arukh from ../shared, Hebrew, with multilingual-e5 fitted to it (data/models/embedder): its own
+# library and history. A library built before with plain e5 is refused by name: remove data/shulchan-arukh to rebuild.
 SA_ENV := FLASK_LIBRARY_DIR=data/shulchan-arukh FLASK_HISTORY_DB=data/shulchan-arukh/history.sqlite3 \
-	FLASK_EMBEDDING_MODEL=intfloat/multilingual-e5-small
+	FLASK_EMBEDDING_MODEL=evidenz/multilingual-e5-small-shulchan-arukh
 SA_SOURCE ?= ../shared/data/shulchan-arukh/shulchan_arukh_he.jsonl
 
 run: install library

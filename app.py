@@ -117,6 +117,7 @@ DEFAULTS = {
     "LOG_QUESTIONS": False,  # the request log (web/logs.py) holds a question's text only when this is on
     "MAX_SEARCHES": 3,  # a model writer searches for itself, this many times a question at most; 0: it is given passages
     "COMMUNITY_BOOST": False,  # the seeds' boosts for the reader's community, General and canonical passages (README)
+    "SECTION_WEIGHT": 0.5,  # the second look over books with refs: a seif counts with its siman's best (0: off; README)
 }
 
 

@@ -81,7 +81,7 @@ class Pipeline:
         reranker = Reranker.load(config["RERANKER_MODEL"]) if config["RERANKER_MODEL"] else None
         alpha_he = config["ALPHA_HE"] if config["ALPHA_HE"] is not None else settings(embedder.name).alpha_he
         search = RetrievalConfig(config["ALPHA"], config["CANDIDATES"], config["RERANK_DEPTH"], config["TOP_K"],
-                                 float(alpha_he), bool(config["COMMUNITY_BOOST"]))
+                                 float(alpha_he), bool(config["COMMUNITY_BOOST"]), float(config["SECTION_WEIGHT"]))
         classifier = QueryClassifier.load(Path(config["CLASSIFIER_DIR"]))
         judge = AnswerabilityJudge.load(Path(config["JUDGE_DIR"])) if config["JUDGE_DIR"] else None
         writers = {"offline": ExtractiveWriter(embedder, judge=judge), **hosted_writers(config)}

@@ -6,6 +6,8 @@ returned with every stage's score. Without a cross-encoder the hybrid order stan
 in its own words and in the words the texts use for them (hebrew/glossary.py), so an English or everyday-Hebrew
 question finds a rabbinic text. With community_boost on, the seeds' boosts are added to the fused scores of
 passages of the reader's community, of all communities ("General") and of canonical texts (authority_boost).
+In a book with canonical refs, a passage's fused score also counts its section's best candidates when
+section_weight is above 0 (search/sections.py: a seif with its siman's).
 """
 import time
 from dataclasses import dataclass
@@ -17,6 +19,7 @@ from hebrew.script import HEBREW_LETTER
 from models import Chunk, Hit
 from search.embedders import UNCALIBRATED
 from search.reranker import Reranker
+from search.sections import with_sections
 from ingest.sections import SECTION_FILTERS, section_keys
 from ingest.sections import wanted as sections_wanted
 from search.view import Scope, top
@@ -36,6 +39,7 @@ class RetrievalConfig:
     top_k: int = 5  # passages returned
     alpha_he: float = UNCALIBRATED.alpha_he  # for queries in Hebrew (or Aramaic); chosen per embedder (embedders.py)
     community_boost: bool = False  # add authority_boost to the fused scores (off: it lost on halacha-he, README)
+    section_weight: float = 0.0  # the second look over books with refs (search/sections.py); 0: off
 
 
 def fuse(dense: np.ndarray, bm25: np.ndarray, bm25_max: float, alpha: float) -> np.ndarray:
@@ -120,9 +124,12 @@ class Retriever:
         bm25 = lexical.scores_of(keys) if lexical else np.zeros(len(keys))
         fused = fuse(dense, bm25, lexical.max if lexical else 0.0, cfg.alpha_he if hebrew else cfg.alpha)
         found = None  # every candidate's chunk, read only when the boosts need them
-        if cfg.community_boost and mode in ("hybrid", "rerank") and len(keys):
+        if (cfg.community_boost or cfg.section_weight) and mode in ("hybrid", "rerank") and len(keys):
             found = view.chunks_of(keys)
-            fused = fused + np.array([authority_boost(chunk, community) for chunk in found])
+            if cfg.community_boost:
+                fused = fused + np.array([authority_boost(chunk, community) for chunk in found])
+            if cfg.section_weight:  # a passage with its section's best: the siman found by its seifim together
+                fused = with_sections(fused, [c.ref if c is not None else None for c in found], cfg.section_weight)
         rank_by = {"bm25": bm25, "dense": dense}.get(mode, fused)
         depth = cfg.rerank_depth if mode == "rerank" else 0
         order = top(rank_by, max(top_k, depth))

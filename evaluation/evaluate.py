@@ -170,6 +170,7 @@ def evaluate_set(config, folder: Path, mode=None, limit=None, seed=0, split="tes
         "reranker": config["RERANKER_MODEL"] or None, "alpha": config["ALPHA"],
         "alpha_he": pipeline.retriever.config.alpha_he, "candidates": config["CANDIDATES"],
         "community_boost": pipeline.retriever.config.community_boost, "community": community,
+        "section_weight": pipeline.retriever.config.section_weight,
         "rerank_depth": config["RERANK_DEPTH"], "max_chars": config["MAX_CHARS"], "overlap": config["OVERLAP_CHARS"],
         "generator": pipeline.generator.default if answers or unanswerable else None,
         "judge": config["JUDGE_DIR"] or None, "backend": "postgres" if uses_postgres(config) else "embedded",

@@ -53,3 +53,18 @@ def test_query_stages_time_the_offline_writer_with_and_without_the_judge():
     assert out["generate_offline_judged_p50_ms"] > 0 and out["generate_offline_p50_ms"] > 0
     assert out["judge_added_p50_ms"] == round(out["generate_offline_judged_p50_ms"] - out["generate_offline_p50_ms"], 2)
     assert judge.calls and max(judge.calls) == 16  # the judge reads as many sentences as it does in an answer
+
+
+def test_book_benchmark_ingests_the_first_records_and_embeds_them_both_ways(tmp_path):
+    import json
+
+    from conftest import FakeEmbedder
+    from evaluation.bench_ingest import bench_book
+
+    book = tmp_path / "sa.jsonl"
+    book.write_text("\n".join(json.dumps({"ref": f"Shulchan Arukh, Orach Chayim 1:{n}", "he": "מים " * n + "בשבת:"},
+                                         ensure_ascii=False) for n in range(1, 8)), encoding="utf-8")
+    found = bench_book(FakeEmbedder(), book, records=5)
+    assert found["records"] == 5 and found["passages"] >= 5  # a ruling each, and a gloss where there is one
+    for name in ("ingest", "book_order", "by_length"):
+        assert found[name]["seconds"] >= 0 and found[name]["passages_per_minute"] > 0

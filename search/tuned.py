@@ -8,14 +8,10 @@ Does not: train, or choose where the model is used (embedders.py, the EMBEDDING_
 """
 import hashlib
 import json
-import logging
 import shutil
-import tempfile
 from pathlib import Path
 
 from search import e5
-
-log = logging.getLogger(__name__)
 
 SHIPPED = Path(__file__).resolve().parents[1] / "data" / "models" / "embedder"
 FOLDER_NAME = "multilingual-e5-small-shulchan-arukh"
@@ -29,23 +25,8 @@ def model_folder(shipped: Path = SHIPPED, cache_dir: Path = e5.CACHE_DIR) -> Pat
     base = e5.model_folder(cache_dir)
     stamp = {"base": json.loads((base / "source.json").read_text()),
              "layers_sha256": hashlib.sha256(layers.read_bytes()).hexdigest()}
-    folder = Path(cache_dir) / FOLDER_NAME
-    if _read_stamp(folder) == stamp:
-        return folder
-    log.info("generating the fitted embedder from %s and %s into %s (once)", base, layers, folder)
-    staging = Path(tempfile.mkdtemp(prefix=f".{FOLDER_NAME}-", dir=folder.parent))
-    staging.chmod(0o755)
-    try:
-        _write(base, layers, staging, stamp)
-        shutil.rmtree(folder, ignore_errors=True)
-        try:
-            staging.rename(folder)
-        except OSError:  # another process finished first; its folder is the same
-            if _read_stamp(folder) != stamp:
-                raise
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-    return folder
+    return e5.generated(Path(cache_dir) / FOLDER_NAME, stamp,
+                        lambda staging, stamp: _write(base, layers, staging, stamp))
 
 
 def _write(base: Path, layers: Path, folder: Path, stamp: dict) -> None:
@@ -64,8 +45,3 @@ def _write(base: Path, layers: Path, folder: Path, stamp: dict) -> None:
     weights.update({name: value.astype(np.float32) for name, value in trained.items()})
     save_file(weights, str(folder / "model.safetensors"))
     (folder / "source.json").write_text(json.dumps(stamp, indent=2))
-
-
-def _read_stamp(folder: Path) -> dict | None:
-    path = folder / "source.json"
-    return json.loads(path.read_text()) if path.exists() else None

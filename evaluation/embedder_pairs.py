@@ -19,9 +19,10 @@ from evaluation.datasets import read_qrels, read_queries, splits
 from evaluation.judge_data import FORBIDDEN
 from hebrew.glossary import GLOSSARY
 from ingest.corpus import read_corpus
-from ingest.json_reader import GLOSS, SIMAN_HEADING, _clean
+from ingest.json_reader import seif_parts
 
 WORD = re.compile(r"[\u05D0-\u05EA\"'״׳]+")
+GLOSS_WORD = "הגה"  # what a gloss of the Rema opens with
 PREFIXES = "ובהל"  # not מ, ש or כ: "מכירה" (a sale) is not "כירה" (a stove)
 
 
@@ -40,12 +41,11 @@ def shulchan_arukh(path: Path, rng: random.Random, per_siman: int = 2, glosses: 
     seifim, topics = [], {}
     for line in Path(path).read_text(encoding="utf-8").splitlines():
         item = json.loads(line)
-        text, siman = _clean(item["he"]), item["ref"].rsplit(":", 1)[0]
-        if heading := SIMAN_HEADING.match(text):
-            topics[siman], text = heading["topic"].strip(), text[heading.end():]
-        gloss = GLOSS.search(text)
-        ruling, rema = (text[:gloss.start()].strip(), text[gloss.end():].strip(" :")) if gloss else (text.strip(), "")
-        seifim.append((siman, ruling, rema))
+        siman = item["ref"].rsplit(":", 1)[0]
+        topic, ruling, gloss = seif_parts(item["he"])  # as ingest reads it (ingest/json_reader.py)
+        if topic is not None:
+            topics[siman] = topic
+        seifim.append((siman, ruling.strip(), gloss.removeprefix(GLOSS_WORD).strip(" :")))
     out = []
     by_siman: dict[str, list[str]] = {}
     for siman, ruling, rema in seifim:

@@ -39,6 +39,18 @@ RULING_AUTHORS = {"Shulchan Arukh,": {"community": "Sephardi", "era": "Acharonim
 SIMAN_HEADING = re.compile(r"^(?P<topic>[^:]{0,300}?)[\s.]*ובו\s+(?:סעיף\s+אחד|[^\s:]{1,6}\s+סעיפים)\s*:\s*")
 
 
+def seif_parts(segment: str) -> tuple[str | None, str, str]:
+    """A referenced seif's text, cleaned: its siman's topic (a siman's first seif opens with it; else None), its
+    ruling, and the Rema's gloss from its opening "הגה" on ("" when it has none)."""
+    text, topic = _clean(segment), None
+    if heading := SIMAN_HEADING.match(text):
+        topic, text = heading["topic"].strip(), text[heading.end():]
+    gloss = GLOSS.search(text)
+    if gloss is None:
+        return topic, text, ""
+    return topic, text[:gloss.start()].strip(), text[gloss.start():].strip()
+
+
 def _clean(segment: str) -> str:
     """A Sefaria segment as plain text: tags dropped, <br> kept as a line break, spaces collapsed."""
     text = html.unescape(TAG.sub("", BREAK.sub("\n", segment)))
@@ -113,16 +125,15 @@ def _referenced(items: list, fmt: str, name: str) -> Parsed:
     for number, item in enumerate(items, 1):
         if not _is_referenced(item):
             raise RejectedFile(f'{name}: record {number} has no "ref" and "he" strings like the records before it')
-        text, ref = _clean(item["he"]), item["ref"].strip()
+        ref = item["ref"].strip()
         parent = ref.rsplit(":", 1)[0] if ":" in ref else None
-        if heading := SIMAN_HEADING.match(text):
-            topics[parent], text = heading["topic"].strip(), text[heading.end():]
+        topic, ruling, rema = seif_parts(item["he"])
+        if topic is not None:
+            topics[parent] = topic
         labels = [str(item[k]) for k in ("part_he", "siman_label") if isinstance(item.get(k), str)]
         labels += [topics[parent]] if topics.get(parent) else []
         if isinstance(item.get("seif"), int) and 0 < item["seif"] < 1000:
             labels.append(f"סעיף {hebrew_number(item['seif'])}")
-        gloss = GLOSS.search(text)
-        ruling, rema = (text[: gloss.start()].strip(), text[gloss.start():].strip()) if gloss else (text, "")
         author = next((who for stem, who in RULING_AUTHORS.items() if ref.startswith(stem)), {})
         pieces.append(((number, 0), ruling, {"ref": ref, "parent_ref": parent, "labels": tuple(labels), **author}))
         pieces.append(((number, 1), rema, {"ref": f"{ref}, Rema", "parent_ref": ref, "labels": (*labels, "הגה"),

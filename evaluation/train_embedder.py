@@ -75,13 +75,14 @@ def train(book: Path, qa_sets: list[Path], out: Path, trained_layers: int = 2, e
 
     parameters = [p for p in model.parameters() if p.requires_grad]
     optimizer = torch.optim.AdamW(parameters, lr=lr, weight_decay=0.01)
-    steps = epochs * len(batches(pairs, batch_size, random.Random(seed)))
+    plan = [batches(pairs, batch_size, rng) for _ in range(epochs)]  # each epoch's batches, so steps is exact
+    steps = sum(len(epoch) for epoch in plan)
     schedule = torch.optim.lr_scheduler.LambdaLR(
         optimizer, lambda s: min(1.0, (s + 1) / (0.1 * steps)) * max(0.0, 1 - s / steps))
     started, step = time.perf_counter(), 0
     model.train()
-    for epoch in range(epochs):
-        for batch in batches(pairs, batch_size, rng):
+    for epoch, epoch_batches in enumerate(plan):
+        for batch in epoch_batches:
             queries = embed([p.query for p in batch], prompts["query"])
             passages = embed([p.passage for p in batch], prompts["document"])
             loss = F.cross_entropy(queries @ passages.T * SCALE, torch.arange(len(batch)))

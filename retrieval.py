@@ -124,12 +124,13 @@ class Retriever:
         bm25 = lexical.scores_of(keys) if lexical else np.zeros(len(keys))
         fused = fuse(dense, bm25, lexical.max if lexical else 0.0, cfg.alpha_he if hebrew else cfg.alpha)
         found = None  # every candidate's chunk, read only when the boosts need them
-        if (cfg.community_boost or cfg.section_weight) and mode in ("hybrid", "rerank") and len(keys):
+        looking_again = mode in ("hybrid", "rerank") and len(keys)
+        if cfg.community_boost and looking_again:
             found = view.chunks_of(keys)
-            if cfg.community_boost:
-                fused = fused + np.array([authority_boost(chunk, community) for chunk in found])
-            if cfg.section_weight:  # a passage with its section's best: the siman found by its seifim together
-                fused = with_sections(fused, [c.ref if c is not None else None for c in found], cfg.section_weight)
+            fused = fused + np.array([authority_boost(chunk, community) for chunk in found])
+        if cfg.section_weight and looking_again:  # a passage with its section's best: the siman found by its seifim
+            refs = view.refs_of(keys) if found is None else [c.ref if c is not None else None for c in found]
+            fused = with_sections(fused, refs, cfg.section_weight)
         rank_by = {"bm25": bm25, "dense": dense}.get(mode, fused)
         depth = cfg.rerank_depth if mode == "rerank" else 0
         order = top(rank_by, max(top_k, depth))

@@ -148,6 +148,13 @@ class PgView:
         found = {r[0]: chunk(r) for r in rows}
         return [found.get(int(k)) for k in keys]
 
+    def refs_of(self, keys: np.ndarray) -> list[str | None]:
+        """The canonical ref of each chunk, in order (None for one without, or removed since it was found): one
+        column, not the candidates' whole rows, on every search."""
+        rows = self.db.execute("SELECT id, section_ref FROM chunks WHERE id = ANY(%s)", ([int(k) for k in keys],))
+        found = dict(rows)
+        return [found.get(int(k)) for k in keys]
+
     def by_id(self, chunk_id: str) -> int | None:
         """The id of the chunk with this chunk id; None when there is none."""
         rows = self.db.execute("SELECT id FROM chunks WHERE chunk_id = %s LIMIT 1", (chunk_id,))

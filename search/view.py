@@ -130,6 +130,10 @@ class View:
     def chunks_of(self, keys: np.ndarray) -> list[Chunk]:
         return [self.chunks[k] for k in keys]
 
+    def refs_of(self, keys: np.ndarray) -> list[str | None]:
+        """The canonical ref of each chunk (None for one without), what the second look reads of every candidate."""
+        return [self.chunks[k].ref for k in keys]
+
     @cached_property
     def _by_passage(self) -> dict[str, list[int]]:
         """Chunk positions by passage key (Chunk.key), made the first time a relation asks."""

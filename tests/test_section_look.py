@@ -2,6 +2,7 @@
 stray seif elsewhere, on both backends; passages without refs, one-stage modes and weight 0 are left alone."""
 from dataclasses import replace
 
+import numpy as np
 import pytest
 
 from app import DEFAULTS
@@ -52,6 +53,10 @@ def test_a_seif_of_a_siman_with_other_good_candidates_comes_first_on_both_backen
     assert by_ref["Wiki_Water"] == pytest.approx(before["Wiki_Water"])  # no ref: no section, no change
     assert by_ref["Shulchan Arukh, Orach Chayim 511:2"] == pytest.approx(
         before["Shulchan Arukh, Orach Chayim 511:2"] * (1 + 0.5 / 3))  # alone in its siman: its own best, 2 missing
+    view = library.current()
+    keys = np.array([h.position for h in looked])
+    assert view.refs_of(keys) == [c.ref for c in view.chunks_of(keys)]  # what the look reads: the refs alone
+    assert view.refs_of(keys).count(None) == 1
     for mode in ("bm25", "dense"):  # one stage's own score is left alone
         one = Retriever(library, embedder, config=RetrievalConfig(section_weight=0.5)).search(QUESTION, top_k=5, mode=mode)
         alone = Retriever(library, embedder).search(QUESTION, top_k=5, mode=mode)

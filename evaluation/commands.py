@@ -31,6 +31,8 @@ from evaluation.training_commands import commands as training_commands
 @click.option("--text-field", default=None, help="Ask each query's metadata.FIELD instead of its text (halacha-he: en).")
 @click.option("--judge-split", type=click.Choice(["train", "calibrate", "test"]), default=None,
               help="Only the questions whose article is in this split of the answerability judge's data.")
+@click.option("--half", type=click.Choice(["tune", "test"]), default=None,
+              help="Only the questions of this half of a set written with halves (data/eval/wiki-asked).")
 @click.option("--community-boost/--no-community-boost", default=None,
               help="Boost passages of the reader's community, General and canonical ones (default: COMMUNITY_BOOST).")
 @click.option("--community", default=None, help="The reader's community the boost favours, e.g. Ashkenazi or Sephardi.")

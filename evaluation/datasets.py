@@ -1,7 +1,8 @@
 """The dev sets as evaluation reads them: BEIR-layout queries and qrels, sampled, and what qrels name a passage by.
 
 A question marked `"answerable": false` in its metadata has no qrels: the library holds no answer to it, and the
-honest reply is a decline (data/eval/wiki-trust).
+honest reply is a decline (data/eval/wiki-trust). A set written to be tuned on in one half and measured on the other
+marks each question's `"half"` ("tune" or "test"; data/eval/wiki-asked).
 
 A BEIR folder holds corpus.jsonl (`_id`, `title`, `text`), queries.jsonl (`_id`, `text`, `metadata.answers`) and
 qrels/<split>.tsv. Queries written against a book (the Shulchan Arukh's jsonl, say) have qrels that name refs:
@@ -27,7 +28,8 @@ def read_queries(folder: Path, text_field: str | None = None) -> list[dict]:
                 text = metadata.get(text_field) if text_field else row["text"]
                 if isinstance(text, str) and text.strip():
                     queries.append({"id": str(row["_id"]), "text": text, "answers": metadata.get("answers", []),
-                                    "answerable": metadata.get("answerable", True) is not False})
+                                    "answerable": metadata.get("answerable", True) is not False,
+                                    "half": metadata.get("half")})
     return queries
 
 

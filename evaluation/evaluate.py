@@ -118,7 +118,7 @@ def evaluate_declines(pipeline, queries: list[dict]) -> dict:
 
 def evaluate_set(config, folder: Path, mode=None, limit=None, seed=0, split="test", answers=False,
                  unanswerable=False, cache=Path("data/cache/eval"), corpus=None, library_dir=None, plain=False,
-                 text_field=None, judge_split=None, community_boost=None, community=None) -> dict:
+                 text_field=None, judge_split=None, community_boost=None, community=None, half=None) -> dict:
     """What `flask --app app eval` prints: retrieval figures, and answer figures when asked (see the command's help).
 
     How often the answer-or-decline judgement is right is balanced accuracy: the mean of the share answered with
@@ -136,6 +136,10 @@ def evaluate_set(config, folder: Path, mode=None, limit=None, seed=0, split="tes
     queries, qrels = read_queries(folder, text_field), read_qrels(folder, split)
     if judge_split:
         queries = in_judge_split(queries, qrels, corpus, judge_split)
+    if half:
+        queries = [q for q in queries if q["half"] == half]
+        if not queries:
+            raise ValueError(f"{folder.name} marks no question of the {half!r} half; --half needs a set that has halves")
     queries = sample(queries, qrels, limit, seed)
     answerable, not_held = [q for q in queries if q["answerable"]], [q for q in queries if not q["answerable"]]
     embedder = Embedder.load(config["EMBEDDING_MODEL"])
@@ -166,7 +170,7 @@ def evaluate_set(config, folder: Path, mode=None, limit=None, seed=0, split="tes
     result["config"] = {
         "dataset": folder.name, "corpus": str(library_dir or corpus), "split": split, "text_field": text_field,
         "mode": mode or ("rerank" if pipeline.retriever.reranker else "hybrid"), "limit": limit, "seed": seed,
-        "judge_split": judge_split, "embedding_model": config["EMBEDDING_MODEL"],
+        "judge_split": judge_split, "half": half, "embedding_model": config["EMBEDDING_MODEL"],
         "reranker": config["RERANKER_MODEL"] or None, "alpha": config["ALPHA"],
         "alpha_he": pipeline.retriever.config.alpha_he, "candidates": config["CANDIDATES"],
         "community_boost": pipeline.retriever.config.community_boost, "community": community,

@@ -29,12 +29,14 @@ Rewriting (rewrite_offline) takes P, the previous turn's standalone question, an
     (b) X is a bare time word of TIME_PLACE (≤ 4 words) and P's last phrase is a time preposition with a time word:
         X takes P's preposition ("what about Yom Tov?" → "…on Yom Tov?", "ומה לגבי יום טוב?" → "…ביום טוב?").
   - Otherwise the standalone question is "P Q" (P cut to fit MAX_STANDALONE_CHARS): both reach the search engine.
-Does not: resolve a pronoun to its noun ("When did he die?" becomes "Who discovered penicillin? When did he die?"),
-or catch every back-reference ("Who wrote that book?", "מה הוא עשה?" pass as standalone).
+  - Before both, a pronoun that refers back is replaced by what it refers to (referents.py): "And when was he born?"
+    after "Who was Albert Einstein?" is "When was Albert Einstein born?".
+Does not: catch every back-reference ("Who wrote that book?", "מה הוא עשה?" pass as standalone).
 """
 import re
 
 from hebrew.normal import normalise
+from question.referents import antecedent, resolve
 
 MAX_STANDALONE_CHARS = 1000
 MAX_PHRASE_WORDS = 6
@@ -214,6 +216,9 @@ def rewrite_offline(turns: list[dict], question: str) -> str:
     previous = (turns[-1].get("standalone_question") or turns[-1].get("question") or "").strip()
     if not previous:
         return question
+    resolved = resolve(question, antecedent(previous, turns[-1].get("answer") or ""))
+    if resolved:
+        return resolved
     substituted = _substitute(previous, question)
     if substituted:
         return substituted

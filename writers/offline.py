@@ -18,7 +18,6 @@ Does not: paraphrase, translate (its sentences keep the passages' language) or m
 import re
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -26,28 +25,12 @@ from hebrew.refs import hebrew_label
 from hebrew.words import content_words
 from models import Draft, Hit, WriteRequest
 from search.embedders import settings
+from writers.answering import KEEP_WITHIN, SENTENCES_PER_TYPE, Choice, decide
 from writers.calculation import calculate
-from writers.judge import pair_text
 from writers.prompt import OPINIONS, decline_text, found_text, opposing_pairs, passage_label
-from writers.sentences import about, all_named, anchors, candidates, cite, fits
+from writers.sentences import all_named, candidates, cite
 
-SENTENCES_PER_TYPE = {"factual_lookup": 2, "explanation": 4, "reasoning": 4, "calculation": 3}
 PRONOUN_START = re.compile(r"(he|she|it|its|his|her|they|their|this|these|those)\b", re.I)
-KEEP_WITHIN = 0.15  # further sentences must score within this of the best one
-JUDGED = 16  # the judge reads this many of the best sentences by the cheap score
-CONTEXT_SHARE = 0.5  # a context sentence needs this share of the judge's threshold
-
-
-@dataclass
-class Choice:
-    """What the writer chose: the answer (answering sentence first), or, declining, what the passages do say."""
-
-    answer: list[tuple[int, str]] = field(default_factory=list)  # (passage number, sentence)
-    found: list[tuple[int, str]] = field(default_factory=list)
-    answerability: float | None = None  # the judge's best probability; None without a judge
-    computation: str = ""  # a calculation's arithmetic line, after the cited figures
-    missing: tuple[str, ...] = ()  # a calculation's figures that no passage gives
-    best: dict[int, str] = field(default_factory=dict)  # each passage's best sentence by the cheap score
 
 
 def glosses(a: Hit, b: Hit) -> bool:
@@ -119,7 +102,7 @@ class ExtractiveWriter:
     def draft(pieces: list[str], choice: Choice) -> Draft:
         """The Draft of composed pieces."""
         return Draft("".join(pieces), declined=not (choice.answer or choice.computation),
-                     answerability=choice.answerability, missing=choice.missing, quoted=True)
+                     answerability=choice.answerability, missing=choice.missing, quoted=True, more=choice.more)
 
     def status(self) -> dict:
         """Always available: it runs in this process."""
@@ -131,9 +114,12 @@ class ExtractiveWriter:
         started = time.time()
         apart = self.compose_parts(request) if request.parts else None
         choice = apart[1] if apart else self.choose(request.question, request.query_type, request.hits)
+        if not apart and not (choice.answer or choice.computation) and request.reserve:
+            choice = self.second_look(request, choice)
         self.last_call = {"ok": True, "at": started, "error": None, "ms": round((time.time() - started) * 1000, 1)}
         if apart:
             return apart
+        hits = [*request.hits, *choice.more]
         if choice.computation:  # each figure's sentence cited, then the arithmetic on a line of its own
             return [*[("" if i == 0 else " ") + cite(s, n) for i, (n, s) in enumerate(choice.answer)],
                     "\n" if choice.answer else "", choice.computation], choice
@@ -141,16 +127,29 @@ class ExtractiveWriter:
             found = [f" {found_text(request.language)} "] if choice.found else []
             return [decline_text(request.language), *found,
                     " ".join(cite(s, n) for n, s in choice.found)], choice
-        said = opposed(choice, request.hits)  # two passages a relation opposes: both opinions, each under its ref
+        said = opposed(choice, hits)  # two passages a relation opposes: both opinions, each under its ref
         answer = [(n, s) for n, s in choice.answer if n not in {m for m, _ in said}] if said else choice.answer
-        if not (opinions(answer, request.hits) or request.halachic):
+        if not (opinions(answer, hits) or request.halachic):
             pieces = [("" if i == 0 else " ") + cite(s, n) for i, (n, s) in enumerate(answer)]
         else:
-            pieces = listed(answer, request.hits, request.language)
+            pieces = listed(answer, hits, request.language)
         if said:
             lead = OPINIONS.get(request.language, OPINIONS["en"])
-            pieces += [f"{chr(10) * 2 if pieces else ''}{lead}\n\n", *listed(said, request.hits, request.language)]
+            pieces += [f"{chr(10) * 2 if pieces else ''}{lead}\n\n", *listed(said, hits, request.language)]
         return pieces, choice
+
+    def second_look(self, request: WriteRequest, first: Choice) -> Choice:
+        """When the passages shown hold no answer: the passages ranked after them (the request's reserve) judged
+        the same way. Their answer's passages are numbered after the shown ones (Choice.more), to be shown too;
+        with none, the first choice stands."""
+        reserve = list(request.reserve)
+        second = self.choose(request.question, request.query_type, reserve)
+        if not second.answer:
+            return first
+        used = list(dict.fromkeys(n for n, _ in second.answer))
+        number = {m: len(request.hits) + k for k, m in enumerate(used, start=1)}
+        return Choice([(number[n], s) for n, s in second.answer], answerability=second.answerability,
+                      best=first.best, more=tuple(reserve[m - 1] for m in used))
 
     def compose_parts(self, request: WriteRequest) -> tuple[list[str], Choice] | None:
         """A two-subject question answered apart: under each subject's name, the sentences its own passages give
@@ -185,23 +184,18 @@ class ExtractiveWriter:
             score += 0.05 * np.array([bool(re.search(r"\d", s)) for _, _, s in sentences])
         return sentences, similarity, score
 
-    def judged(self, question: str, hits: list[Hit], sentences: list, score: np.ndarray) -> dict[int, float]:
-        """The judge's probability for each of the JUDGED best sentences by the cheap score, by index."""
-        top = [int(i) for i in np.argsort(-score)[:JUDGED]]
-        texts = [pair_text(hits[sentences[i][0] - 1].chunk.heading, sentences[i][2]) for i in top]
-        return dict(zip(top, self.judge.score(question, texts).tolist()))
-
-    def choose(self, question: str, query_type: str, hits: list[Hit]) -> Choice:
+    def choose(self, question: str, query_type: str, hits: list[Hit], second: bool = False) -> Choice:
         """The sentences that answer the question (the answering one first with a judge, else in reading order),
-        or, when none does, the one most about it as what the passages do say; and each passage's best sentence."""
+        or, when none does, the one most about it as what the passages do say; and each passage's best sentence.
+        second: these are the passages of a second look."""
         sentences, similarity, score = self.scores(question, query_type, hits)
-        choice = self.pick(question, query_type, hits, sentences, similarity, score)
+        choice = self.pick(question, query_type, hits, sentences, similarity, score, second)
         for i in np.argsort(-score, kind="stable"):
             choice.best.setdefault(sentences[i][0], sentences[i][2])
         return choice
 
     def pick(self, question: str, query_type: str, hits: list[Hit], sentences: list, similarity: np.ndarray,
-             score: np.ndarray) -> Choice:
+             score: np.ndarray, second: bool = False) -> Choice:
         """choose's choice of the scored sentences."""
         if not sentences:
             return Choice()
@@ -221,23 +215,16 @@ class ExtractiveWriter:
             ranked = [int(i) for i in np.argsort(-score) if score[i] >= score.max() - KEEP_WITHIN]
             chosen = self.with_companions(ranked[:SENTENCES_PER_TYPE[query_type]], sentences, similarity, score, hits)
             return Choice([(sentences[i][0], sentences[i][2]) for i in sorted(chosen, key=lambda i: sentences[i][:2])])
-        probability = self.judged(question, hits, sentences, score)
-        order = sorted(probability, key=lambda i: -probability[i])
-        asked = anchors(question)  # a sentence answers only from a passage about what the question names
-        on_topic = {n for n, hit in enumerate(hits, start=1) if about(asked, hit)}
-        can = [i for i in order if sentences[i][0] in on_topic and fits(question, sentences[i][2])]
-        if not named or not can or probability[can[0]] < self.judge.threshold:
-            best = order[0]
-            return Choice(found=[(sentences[best][0], sentences[best][2])] if related else [],
-                          answerability=probability[can[0]] if can else 0.0)
-        best = can[0]
-        context = [i for i in order if i != best and probability[i] >= CONTEXT_SHARE * self.judge.threshold
-                   and score[i] >= score.max() - KEEP_WITHIN and sentences[i][0] in on_topic
-                   ][:SENTENCES_PER_TYPE[query_type] - 1]
-        chosen = self.with_companions([best, *context], sentences, similarity, score, hits)
+        verdict = decide(self.judge, question, query_type, hits, sentences, score, named, second)
+        if not verdict.answer:
+            found = [(sentences[verdict.found][0], sentences[verdict.found][2])] if related else []
+            return Choice(found=found, answerability=verdict.answerability, signals=verdict.signals)
+        best = verdict.answer[0]
+        chosen = self.with_companions(verdict.answer, sentences, similarity, score, hits)
         rest = sorted(chosen - {best} - self.leads(best, sentences, chosen), key=lambda i: sentences[i][:2])
         ordered = [*sorted(self.leads(best, sentences, chosen)), best, *rest]
-        return Choice([(sentences[i][0], sentences[i][2]) for i in ordered], answerability=probability[best])
+        return Choice([(sentences[i][0], sentences[i][2]) for i in ordered], answerability=verdict.answerability,
+                      signals=verdict.signals)
 
     def with_companions(self, chosen: list[int], sentences: list, similarity: np.ndarray, score: np.ndarray,
                         hits: list[Hit]) -> set[int]:

@@ -1,0 +1,126 @@
+"""Which sentence answers the question: the judge's reading of the best candidates, each candidate's agreement
+with what the question asks (writers/agreement.py), the decision to answer or decline, and the context that may
+follow the answering sentence.
+
+A candidate can answer only when its passage names what the question names (sentences.about), it holds a number
+when one is asked (sentences.fits), and it agrees with the question's subject and slot (agreement.py). The best of
+those by the judge answers when the judge is sure enough: its probability reaches the judge's threshold. "What is
+X?" is answered by the opening sentence of X's own passage when one is given, whatever the judge says of it (a
+judge trained on answers that are spans reads a definition poorly). Context sentences follow only when they are
+about the same subject: of the same passage, or both opening with the question's subject.
+Declining, the sentence nearest to an answer is what the passages do say: one that agrees with the question's
+subject when there is one.
+Does not: score sentences cheaply or compose the answer (offline.py does), or read the question (question/asks.py).
+"""
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from models import Hit
+from question.asks import Asks, read
+from writers.agreement import agreements, defines
+from writers.judge import pair_text
+from writers.sentences import about, anchors, fits
+
+SENTENCES_PER_TYPE = {"factual_lookup": 2, "explanation": 4, "reasoning": 4, "calculation": 3}
+KEEP_WITHIN = 0.15  # further sentences must score within this of the best one
+JUDGED = 16  # the judge reads this many of the best sentences by the cheap score
+CONTEXT_SHARE = 0.5  # a context sentence needs this share of the judge's threshold
+
+
+@dataclass
+class Choice:
+    """What the writer chose: the answer (answering sentence first), or, declining, what the passages do say."""
+
+    answer: list[tuple[int, str]] = field(default_factory=list)  # (passage number, sentence)
+    found: list[tuple[int, str]] = field(default_factory=list)
+    answerability: float | None = None  # the judge's best probability; None without a judge
+    computation: str = ""  # a calculation's arithmetic line, after the cited figures
+    missing: tuple[str, ...] = ()  # a calculation's figures that no passage gives
+    best: dict[int, str] = field(default_factory=dict)  # each passage's best sentence by the cheap score
+    more: tuple = ()  # a second look's passages the answer cites, numbered after the request's hits
+    signals: dict = field(default_factory=dict)  # what the decision to answer or decline read (decision.SIGNALS)
+
+
+@dataclass
+class Verdict:
+    """The judged decision: the answering sentence and its context (indices of the candidates), or none and the
+    sentence nearest to an answer."""
+
+    answer: list[int] = field(default_factory=list)
+    found: int | None = None
+    answerability: float = 0.0
+    signals: dict = field(default_factory=dict)  # what the decision read (decision.SIGNALS)
+
+
+def judged(judge, question: str, hits: list[Hit], sentences: list, indices: list[int]) -> dict[int, float]:
+    """The judge's probability for each of the candidates at indices."""
+    texts = [pair_text(hits[sentences[i][0] - 1].chunk.heading, sentences[i][2]) for i in indices]
+    return dict(zip(indices, judge.score(question, texts).tolist()))
+
+
+def openings(asks: Asks, hits: list[Hit], sentences: list) -> list[int]:
+    """For "What is X?": the opening sentence of each passage that is X's own (its title names X)."""
+    if asks.slot != "definition":
+        return []
+    return [i for i, (n, position, _) in enumerate(sentences)
+            if position == 0 and defines(asks, hits[n - 1].chunk.title)]
+
+
+def decide(judge, question: str, query_type: str, hits: list[Hit], sentences: list, score: np.ndarray,
+           named: bool, second: bool = False) -> Verdict:
+    """The Verdict on the scored candidates (sentences.candidates, with their cheap scores); second: this is the
+    second look, at the passages ranked after those shown."""
+    asks = read(question)
+    defining = openings(asks, hits, sentences)
+    top = [int(i) for i in np.argsort(-score)[:JUDGED]]
+    probability = judged(judge, question, hits, sentences, list(dict.fromkeys(top + defining)))
+    order = sorted(probability, key=lambda i: -probability[i])
+    on_topic = {n for n, hit in enumerate(hits, start=1) if about(anchors(question), hit)}
+    agreement = agreements(asks, {i: sentences[i] for i in probability}, sentences, hits)
+    can = [i for i in order if sentences[i][0] in on_topic and fits(question, sentences[i][2])
+           and agreement[i].can_answer(asks)]
+    can = [i for i in defining if i in can] + [i for i in can if i not in defining]  # X's own opening defines X
+    found = signals(asks, hits, sentences, probability, order, can, agreement, defining, second)
+    decision = getattr(judge, "decision", None)
+    if decision is not None:
+        answers = bool(can) and named and decision.answers(found)
+    else:
+        answers = bool(can) and named and (can[0] in defining or probability[can[0]] >= judge.threshold)
+    if not answers:
+        nearest = can or [i for i in order if agreement[i].subject != "none"] or order
+        return Verdict(found=nearest[0], answerability=probability[can[0]] if can else 0.0, signals=found)
+    best = can[0]
+
+    def same(i: int) -> bool:
+        """Whether a context sentence is about the answering sentence's subject."""
+        return sentences[i][0] == sentences[best][0] or (
+            agreement[i].subject == "own" and agreement[best].subject == "own")
+
+    context = [i for i in order if i != best and probability[i] >= CONTEXT_SHARE * judge.threshold
+               and score[i] >= score.max() - KEEP_WITHIN and sentences[i][0] in on_topic and same(i)
+               ][:SENTENCES_PER_TYPE[query_type] - 1]
+    return Verdict([best, *context], answerability=max(probability[best], judge.threshold if best in defining else 0),
+                   signals=found)
+
+
+def signals(asks: Asks, hits: list[Hit], sentences: list, probability: dict, order: list[int], can: list[int],
+            agreement: dict, defining: list[int], second: bool) -> dict[str, float]:
+    """What the decision layer (decision.py) reads of one look: see SIGNALS there."""
+    best = can[0] if can else None
+    n = sentences[best][0] if best is not None else 0
+    return {
+        "judge": probability[best] if best is not None else 0.0,
+        "margin": probability[best] - (probability[can[1]] if len(can) > 1 else 0.0) if best is not None else 0.0,
+        "judge_any": probability[order[0]] if order else 0.0,
+        "own": float(best is not None and agreement[best].subject == "own"),
+        "mentioned": float(best is not None and agreement[best].mentioned),
+        "checked": float(asks.slot in ("date", "number", "measure", "population")),
+        "defining": float(best in defining),
+        "rank": float(n),
+        "hybrid": float(hits[n - 1].hybrid_score) if n else 0.0,
+        "top_hybrid": float(max(h.hybrid_score for h in hits)) if hits else 0.0,
+        "candidates": float(len(can)),
+        "hebrew": float(asks.hebrew),
+        "reserve": float(second),
+    }

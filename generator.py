@@ -7,6 +7,7 @@ Writers (writers/) only write text, from the prompt of writers/prompt.py; this m
 """
 import logging
 from collections.abc import Iterator
+from dataclasses import replace
 
 from models import Answer, Citation, Draft, Hit, WriteRequest
 from question.halacha import rabbi_line, rules
@@ -85,8 +86,10 @@ class Generator:
         if not drafts:
             raise ProviderError(f"{name}: the writer ended without an answer")
         draft = drafts[-1]
+        if draft.more:  # a second look: the reserve's passages it cites are numbered after the others
+            request = replace(request, hits=[*request.hits, *draft.more])
         answer = self.check(draft, request)
-        answer.generator, answer.degraded = name, degraded
+        answer.generator, answer.degraded, answer.added = name, degraded, list(draft.more)
         yield answer
 
     def finish(self, draft: Draft, request: WriteRequest, name: str) -> Answer:

@@ -175,6 +175,7 @@ class Draft:
     answerability: float | None = None  # how sure the answerability judge was that the answer answers
     missing: tuple[str, ...] = ()  # declining a calculation: the figures no passage gives
     quoted: bool = False  # every sentence is a passage's own (the offline writer): a source's words, not a ruling
+    more: tuple = ()  # passages of the request's reserve the draft cites, numbered after its hits (a second look)
 
 
 @dataclass(frozen=True)
@@ -189,6 +190,7 @@ class WriteRequest:
     halachic: bool = False  # a question of religious law: teach each source's opinion, never rule
     untrusted: frozenset[int] = frozenset()  # numbers of passages from uploads no tier vouches for (writers/instructions.py)
     parts: tuple = ()  # a two-subject question: (subject, its search, its passage numbers) each, answered apart
+    reserve: tuple = ()  # passages the search ranked after hits (to about rank 20): a second look when hits hold no answer
 
 
 @dataclass(frozen=True)
@@ -221,6 +223,7 @@ class Answer:
     answerability: float | None = None  # the judge's probability that the answer answers; None when none judged
     flagged_claims: list[str] = field(default_factory=list)  # instructions resting only on unvouched uploads
     from_library: bool = True  # False: a model writer replied without searching (a greeting), citing nothing
+    added: list = field(default_factory=list)  # passages a second look found and the answer cites, shown after the rest
 
 
 @dataclass(frozen=True)

@@ -48,6 +48,7 @@ QUERY_POLICIES = {
     "calculation": {"candidates": 200, "top_k": 5},
 }
 SUBJECT_MIN = 3  # passages searched for each subject of a two-subject question
+SECOND_LOOK = 20  # the search's depth: passages after those shown are the offline writer's second look
 # How a reader wants the sources taught (the seeds' modes): practical as the query type asks; deep research
 # takes twice the passages (at most DEEP_MAX) and searches once more for what any question's passages miss.
 MODES = ("practical", "deep", "posek")
@@ -186,11 +187,12 @@ class Pipeline:
         if section_asked(question) is not None and not (filters or {}).get("section"):  # "lesson 2 of that course"
             scope = scope_of(question, list(turns), works())
             filters = {**(filters or {}), **scope} if scope and not (filters or {}).get("document_ids") else filters
-        split, followup = subjects(standalone), None
+        split, followup, reserve = subjects(standalone), None, []
         if split:  # two subjects: a search for each, their evidence kept apart for the writer
             hits, found = self.search_each(split, search, top_k, works)
-        else:
-            hits = search(standalone, top_k)
+        else:  # searched to about rank 20: the offline writer takes a second look there when these hold no answer
+            hits = search(standalone, max(top_k, SECOND_LOOK))
+            hits, reserve = hits[:top_k], hits[top_k:]
             found = [(standalone, filters or {}, [h.chunk.id for h in hits], None)]
             if query_type == "reasoning" or mode == "deep":
                 hits, followup = follow_up(standalone, hits, search)
@@ -204,6 +206,7 @@ class Pipeline:
         if store is not None and reader is not None and not reader.everything:
             hidden = store.hidden_documents(reader)  # again: a document committed since the search began
             hits = [h for h in hits if h.chunk.doc_id not in hidden]
+            reserve = [h for h in reserve if h.chunk.doc_id not in hidden]
         timings["retrieve"] = lap(clock)
         numbers = {h.chunk.id: n for n, h in enumerate(hits, start=1)}
         searches = [{"query": query, "filters": used, "results": [numbers[i] for i in ids if i in numbers],
@@ -214,8 +217,10 @@ class Pipeline:
         clock = time.perf_counter()
         parts = apart([(subject.label, subject.question, s["results"]) for (*_, subject), s in zip(found, searches)]
                       ) if split else ()
+        shown = {h.chunk.id for h in hits}
         request = WriteRequest(standalone, query_type, hits, language, model, is_halachic(standalone, hits),
-                               untrusted_passages(hits, getattr(self.retriever.library, "store", None)), parts)
+                               untrusted_passages(hits, getattr(self.retriever.library, "store", None)), parts,
+                               tuple(h for h in reserve if h.chunk.id not in shown))
         answer = None
         pieces = self.generator.stream(request, name) if streaming else [self.generator.answer(request, name)]
         for piece in pieces:
@@ -225,6 +230,9 @@ class Pipeline:
                 yield "delta", piece
         if degraded:
             answer.degraded = degraded
+        if answer.added:  # the second look's passages are shown after the others, as the search's results
+            searches[0]["results"] += list(range(len(evidence.hits) + 1, len(evidence.hits) + len(answer.added) + 1))
+            evidence.hits.extend(answer.added)
         timings["generate"] = lap(clock)
         timings["total"] = lap(started)
         yield "answer", Result(asked, evidence, answer, {**timings, "stages": stages}, request.halachic, mode)

@@ -69,7 +69,7 @@ def encode(tokenizer, batch: list[Pair], max_length: int) -> dict:
 
 def train(sets: list[Path], out: Path, layers: int = 6, trained_layers: int = 2, max_length: int = 128,
           epochs: int = 2, batch_size: int = 32, lr: float = 5e-5, head_lr: float = 1e-3, seed: int = 0,
-          limit: int | None = None) -> dict:
+          limit: int | None = None, miner=None, same: int = 2) -> dict:
     """Train the judge on the sets' train splits, save it to out, and return its card.
 
     The frozen lower layers' states of every training pair are computed once and kept (fp16), so each epoch
@@ -82,7 +82,7 @@ def train(sets: list[Path], out: Path, layers: int = 6, trained_layers: int = 2,
     from search.embedding import resolve_model
 
     torch.manual_seed(seed)
-    data = {folder.name: pairs(folder, seed=seed) for folder in sets}
+    data = {folder.name: pairs(folder, same=same, seed=seed, miner=miner) for folder in sets}
     training = [p for ps in data.values() for p in ps if p.split == "train"]
     random.Random(seed).shuffle(training)
     training = training[:limit] if limit else training
@@ -136,7 +136,7 @@ def train(sets: list[Path], out: Path, layers: int = 6, trained_layers: int = 2,
         "base": E5, "layers": layers, "trained_layers": trained_layers, "max_length": max_length, "threshold": 0.5,
         "threshold_source": "untuned; run calibrate-judge", "training_sets": [f.name for f in sets],
         "pairs": len(training), "positives": int(positives), "questions": len({p.query_id for p in training}),
-        "epochs": epochs, "lr": lr, "head_lr": head_lr, "batch_size": batch_size, "train_minutes": minutes,
+        "mined": miner is not None, "same_paragraph_negatives": same, "epochs": epochs, "lr": lr, "head_lr": head_lr, "batch_size": batch_size, "train_minutes": minutes,
         "threads": torch.get_num_threads(), "held_out": held_out,
     }
     write_card(out, card)

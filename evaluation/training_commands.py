@@ -1,5 +1,5 @@
 """Command-line tasks that train the project's models, run as `flask --app app <command>`: train-classifier,
-train-reranker, train-judge, train-embedder. Each prints its card as JSON.
+train-reranker, train-judge, train-embedder, record-decisions and train-decision. Each prints its card as JSON.
 """
 import json
 from pathlib import Path
@@ -47,21 +47,27 @@ def train_reranker(sets, base, out, queries, negatives, random_negatives, lr, la
 
 
 @click.command("train-judge")
-@click.option("--set", "sets", multiple=True, default=["../shared/data/squad-dev", "../shared/data/heq-dev"],
-              show_default=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
-              help="BEIR QA folder to train on (repeatable); its train split only.")
+@click.option("--set", "sets", multiple=True, show_default=True,
+              default=["../shared/data/squad-dev", "../shared/data/heq-dev", "../shared/data/squad2-train-head"],
+              type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="BEIR QA folder to train on (repeatable); its train split only (squad2-train-head: all of it).")
 @click.option("--out", default="data/models/answerability", show_default=True, type=click.Path(path_type=Path))
 @click.option("--layers", default=6, show_default=True, help="Encoder layers of e5 the judge keeps.")
 @click.option("--trained-layers", default=2, show_default=True, help="Of them, the upper layers that are trained.")
 @click.option("--epochs", default=2, show_default=True)
+@click.option("--same", default=1, show_default=True, help="Negatives per question from its own paragraph.")
+@click.option("--mine/--no-mine", default=True, show_default=True,
+              help="Negatives mined by the project's own search over the sets' corpora and the default library's.")
 @click.option("--limit", default=None, type=int, help="Train on this many pairs only (a quick try).")
 @with_appcontext
-def train_judge(sets, out, layers, trained_layers, epochs, limit):
+def train_judge(sets, out, layers, trained_layers, epochs, same, mine, limit):
     """Train the answerability judge on QA pairs; prints its card as JSON."""
+    from evaluation.judge_mining import Miner
     from evaluation.train_judge import train
 
+    miner = Miner.over(current_app.config, list(sets)) if mine else None
     click.echo(json.dumps(train(list(sets), out, layers=layers, trained_layers=trained_layers, epochs=epochs,
-                                 limit=limit), indent=2))
+                                 limit=limit, miner=miner, same=same), indent=2))
 
 
 @click.command("train-embedder")
@@ -84,4 +90,53 @@ def train_embedder(book, sets, out, trained_layers, epochs, max_length, limit):
                                 max_length=max_length, limit=limit), indent=2))
 
 
-commands = [train_classifier, train_reranker, train_judge, train_embedder]
+@click.command("record-decisions")
+@click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--split", type=click.Choice(["train", "calibrate"]), default="calibrate", show_default=True,
+              help="A QA dev set's judge split, asked with its gold and without.")
+@click.option("--half", type=click.Choice(["tune"]), default=None, help="A set with halves: its tuning half, asked once.")
+@click.option("--corpus", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+              help="Search this corpus.jsonl instead of FOLDER's own.")
+@click.option("--library", "library_dir", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
+              help="Search this built library (data/library) instead.")
+@click.option("--limit", type=int, default=None, help="A seeded sample of this many questions.")
+@click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path))
+@with_appcontext
+def record_decisions(folder, split, half, corpus, library_dir, limit, out):
+    """Record the offline writer's looks at a set's questions, for train-decision; prints their count."""
+    from evaluation.libraries import cached_library, eval_pipeline
+    from evaluation.train_decision import record
+    from ingest.corpus import read_corpus
+    from search import library
+    from search.embedding import Embedder
+
+    config = current_app.config
+    embedder = Embedder.load(config["EMBEDDING_MODEL"])
+    searched = library.load(library_dir, embedder) if library_dir else cached_library(
+        read_corpus(corpus or folder / "corpus.jsonl"), embedder, config["MAX_CHARS"], config["OVERLAP_CHARS"],
+        Path("data/cache/eval"))
+    try:
+        rows = record(eval_pipeline(config, searched, embedder), folder, None if half else split, half, limit,
+                      corpus=corpus)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    out.write_text(json.dumps(rows) + "\n")
+    click.echo(json.dumps({"set": folder.name, "looks": len(rows), "out": str(out)}))
+
+
+@click.command("train-decision")
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--out", default="data/models/answerability", show_default=True,
+              type=click.Path(file_okay=False, path_type=Path), help="The judge's folder: decision.json goes there.")
+@with_appcontext
+def train_decision(files, out):
+    """Fit the answer-or-decline decision on recorded looks; prints its card as JSON."""
+    from evaluation.train_decision import fit, save
+
+    card = fit([row for path in files for row in json.loads(Path(path).read_text())])
+    card["recorded"] = [Path(p).name for p in files]
+    save(card, out)
+    click.echo(json.dumps(card, indent=2))
+
+
+commands = [train_classifier, train_reranker, train_judge, train_embedder, record_decisions, train_decision]

@@ -17,6 +17,7 @@ import numpy as np
 
 from hebrew.normal import for_models
 from search.embedding import resolve_model
+from writers.decision import Decision
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +95,7 @@ class AnswerabilityJudge:
         self.folder = Path(folder)
         self.threshold = float(card["threshold"])  # from this probability up, a sentence answers
         self.max_length = int(card["max_length"])
+        self.decision = Decision.load(self.folder)  # answer or decline from all a look's signals, when fitted
 
     @classmethod
     def load(cls, folder: Path = DEFAULT_FOLDER) -> "AnswerabilityJudge":
@@ -120,7 +122,8 @@ class AnswerabilityJudge:
     def describe(self) -> dict:
         """What /api/health says of the judge."""
         return {"path": str(self.folder), "base": self.card["base"], "threshold": self.threshold,
-                "trained_on": self.card.get("training_sets")}
+                "trained_on": self.card.get("training_sets"),
+                "decision": {"threshold": self.decision.threshold} if self.decision else None}
 
     def score(self, question: str, texts: list[str]) -> np.ndarray:
         """For each text (a sentence under its heading, see pair_text), the probability that it answers question."""

@@ -10,7 +10,9 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from models import Answer, Citation, Draft, Hit, WriteRequest
+from question.asks import read
 from question.halacha import rabbi_line, rules
+from writers.agreement import agree, first_sentence
 from writers.instructions import flagged
 from writers.judge import pair_text
 from writers.prompt import (DECLINE, FOUND, SOURCES_SEARCHED, decline_text, found_text, is_decline, missing_text,
@@ -159,12 +161,15 @@ class Generator:
 
     def addresses(self, request: WriteRequest, claims: list) -> float:
         """The judge's best probability that one of the claims answers the question (each under its passage's
-        heading), counting only claims that can answer as the offline writer's sentences can (writers/sentences.py):
-        citing a passage about what the question names, and holding a number when the question asks for one."""
-        hits, asked = request.hits, anchors(request.question)
+        heading), counting only claims that can answer as the offline writer's sentences can: citing a passage about
+        what the question names, holding a number when the question asks for one (writers/sentences.py), about the
+        question's subject and holding what it asks for (writers/agreement.py)."""
+        hits, asked, asks = request.hits, anchors(request.question), read(request.question)
         cited = [hits[c.cited[0] - 1] if c.cited and 1 <= c.cited[0] <= len(hits) else None for c in claims]
         texts = [pair_text(hit.chunk.heading if hit else "", c.plain) for c, hit in zip(claims, cited)]
-        can = [bool(hit) and about(asked, hit) and fits(request.question, c.plain) for c, hit in zip(claims, cited)]
+        can = [bool(hit) and about(asked, hit) and fits(request.question, c.plain)
+               and agree(asks, c.plain, hit.chunk.heading, first_sentence(hit.chunk.text)).can_answer(asks)
+               for c, hit in zip(claims, cited)]
         return float((self.judge.score(request.question, texts) * can).max())
 
     @staticmethod

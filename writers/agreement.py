@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import regex
 
 from hebrew.analyzer import analyze_query
+from ingest.chunking import split_sentences
 from question.asks import EN_WORD, Asks, stem
 
 VERB = frozenset(
@@ -281,3 +282,8 @@ def defines(asks: Asks, title: str) -> bool:
         return same_name(asks.runs, name_runs(title))
     return bool(asks.subject) and {plain(w) for w in EN_WORD.findall(re.sub(r"\([^)]*\)", " ", title))} == \
         {plain(forms[0]) for forms in asks.subject}
+
+
+def first_sentence(text: str) -> str:
+    """The first sentence of a passage's text, as the offline writer splits it."""
+    return next(iter(split_sentences(text.strip())), "")

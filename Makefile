@@ -1,6 +1,6 @@
 # Evidenz: `make run` serves the embedded default, `make test` runs every test.
-# Both set up everything on a fresh machine: the virtualenv, the page's npm libraries, the default library,
-# Chromium for browser tests.
+# Both set up everything on a fresh machine: the virtualenv, the page's npm libraries, the default library (the
+# end-to-end tests ask it the questions the README quotes), Chromium for browser tests.
 
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -26,7 +26,7 @@ run: install library
 dev: install library
 	$(FLASK) run --host $(HOST) --port $(PORT) --debug
 
-test: install chromium
+test: install chromium library
 	$(PY) -m pytest
 
 install: $(VENV)/.installed vendor

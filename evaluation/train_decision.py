@@ -18,6 +18,7 @@ import numpy as np
 
 from evaluation.datasets import in_judge_split, judged_id, read_qrels, read_queries, sample
 from pipeline import QUERY_POLICIES, SECOND_LOOK
+from writers.answering import further
 from writers.decision import SIGNALS
 from writers.sentences import all_named
 
@@ -31,7 +32,7 @@ def looks(pipeline, question: str, leave_out: frozenset = frozenset()) -> list[t
     policy = QUERY_POLICIES[query_type]
     with pipeline.retriever.excluding(leave_out):
         hits = pipeline.retriever.search(question, max(policy["top_k"], SECOND_LOOK), policy["candidates"])
-    shown, reserve = hits[:policy["top_k"]], hits[policy["top_k"]:]
+    shown, reserve = hits[:policy["top_k"]], further(question, hits[policy["top_k"]:])
     out = [(shown, writer.choose(question, query_type, shown))]
     if reserve:
         out.append((reserve, writer.choose(question, query_type, reserve, second=True)))

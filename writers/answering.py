@@ -53,6 +53,12 @@ class Verdict:
     signals: dict = field(default_factory=dict)  # what the decision read (decision.SIGNALS)
 
 
+def further(question: str, reserve) -> list[Hit]:
+    """The passages of a second look: those of the reserve that name what the question names (sentences.about)."""
+    asked = anchors(question)
+    return [hit for hit in reserve if about(asked, hit)]
+
+
 def judged(judge, question: str, hits: list[Hit], sentences: list, indices: list[int]) -> dict[int, float]:
     """The judge's probability for each of the candidates at indices."""
     texts = [pair_text(hits[sentences[i][0] - 1].chunk.heading, sentences[i][2]) for i in indices]

@@ -25,7 +25,7 @@ from hebrew.refs import hebrew_label
 from hebrew.words import content_words
 from models import Draft, Hit, WriteRequest
 from search.embedders import settings
-from writers.answering import KEEP_WITHIN, SENTENCES_PER_TYPE, Choice, decide
+from writers.answering import KEEP_WITHIN, SENTENCES_PER_TYPE, Choice, decide, further
 from writers.calculation import calculate
 from writers.prompt import OPINIONS, decline_text, found_text, opposing_pairs, passage_label
 from writers.sentences import all_named, candidates, cite
@@ -142,8 +142,8 @@ class ExtractiveWriter:
         """When the passages shown hold no answer: the passages ranked after them (the request's reserve) judged
         the same way. Their answer's passages are numbered after the shown ones (Choice.more), to be shown too;
         with none, the first choice stands."""
-        reserve = list(request.reserve)
-        second = self.choose(request.question, request.query_type, reserve)
+        reserve = further(request.question, request.reserve)
+        second = self.choose(request.question, request.query_type, reserve, second=True) if reserve else Choice()
         if not second.answer:
             return first
         used = list(dict.fromkeys(n for n, _ in second.answer))

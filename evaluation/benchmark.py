@@ -148,7 +148,8 @@ def bench_rerank(model_path: str, log) -> dict:
 
 def bench_query_stages(embedder, writer, log, judged=None) -> dict:
     """Tokenize and embed real questions, and the offline writer on real-sized passages: without the answerability
-    judge (as before it) and, when given, with it (judged: an ExtractiveWriter that has one)."""
+    judge (as before it) and, when given, with it (judged: an ExtractiveWriter that has one), also with fifteen more
+    passages for the second look that a question its five passages do not answer takes."""
     from models import Chunk, Hit, WriteRequest
 
     questions = ["Who discovered penicillin?", "How does photosynthesis work in desert plants?",
@@ -159,9 +160,10 @@ def bench_query_stages(embedder, writer, log, judged=None) -> dict:
                  "It was the first antibiotic used in hospital {i} against infection number {j}.",
                  "Mass production began during the Second World War in factory {i}{j}."]
     hits = []
-    for i in range(5):  # five passages of about 1,000 characters, every sentence distinct, as retrieval gives them
+    for i in range(20):  # passages of about 1,000 characters, every sentence distinct, as retrieval gives them
         text = " ".join(s.format(i=i, j=j) for j in range(1, 5) for s in sentences)
         hits.append(Hit(Chunk(f"c{i}", f"d{i}", f"Title {i}", text, 0, len(text)), 1.0, 0.5, 0.5))
+    hits, reserve = hits[:5], tuple(hits[5:])  # five shown, fifteen for a second look
     figures = {"tokenize_p50_ms": tok["p50_ms"], "tokenize_p95_ms": tok["p95_ms"],
                "embed_query_p50_ms": emb["p50_ms"], "embed_query_p95_ms": emb["p95_ms"]}
     for name, offline in (("generate_offline", writer), ("generate_offline_judged", judged)):
@@ -171,6 +173,10 @@ def bench_query_stages(embedder, writer, log, judged=None) -> dict:
             figures.update({f"{name}_p50_ms": gen["p50_ms"], f"{name}_p95_ms": gen["p95_ms"]})
     if judged is not None:
         figures["judge_added_p50_ms"] = round(figures["generate_offline_judged_p50_ms"] - figures["generate_offline_p50_ms"], 2)
+        # the whole answer with fifteen more passages to look at when the five shown hold no answer
+        gen = timed(lambda q: judged.write(WriteRequest(q, "explanation", hits, reserve=reserve)), questions[:12])
+        figures.update({"generate_offline_second_look_p50_ms": gen["p50_ms"],
+                        "generate_offline_second_look_p95_ms": gen["p95_ms"]})
     return figures
 
 

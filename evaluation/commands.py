@@ -75,7 +75,9 @@ def bench_command(sizes: str, queries: int, no_compare: bool, worker_chunks: int
     stages = report["query_stages"]
     if judge:
         click.echo(f"offline answer p50: {stages['generate_offline_p50_ms']:.0f} ms without the judge, "
-                   f"{stages['generate_offline_judged_p50_ms']:.0f} ms with it (+{stages['judge_added_p50_ms']:.0f} ms)")
+                   f"{stages['generate_offline_judged_p50_ms']:.0f} ms with it (+{stages['judge_added_p50_ms']:.0f} ms); "
+                   f"with a second look at 15 more passages {stages['generate_offline_second_look_p50_ms']:.0f} ms p50, "
+                   f"{stages['generate_offline_second_look_p95_ms']:.0f} ms p95")
     report["worker"] = benchmark.worker_memory(worker_chunks, config["EMBEDDING_MODEL"], config["CLASSIFIER_DIR"])
     for size, figures in report["sizes"].items():
         click.echo(f"{int(size):>9,} chunks: BM25 {figures['bm25_p50_ms']:.1f} ms"

@@ -53,6 +53,7 @@ def test_query_stages_time_the_offline_writer_with_and_without_the_judge():
     assert out["generate_offline_judged_p50_ms"] > 0 and out["generate_offline_p50_ms"] > 0
     assert out["judge_added_p50_ms"] == round(out["generate_offline_judged_p50_ms"] - out["generate_offline_p50_ms"], 2)
     assert judge.calls and max(judge.calls) == 16  # the judge reads as many sentences as it does in an answer
+    assert out["generate_offline_second_look_p95_ms"] >= out["generate_offline_second_look_p50_ms"] > 0
 
 
 def test_book_benchmark_ingests_the_first_records_and_embeds_them_both_ways(tmp_path):

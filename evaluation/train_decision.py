@@ -8,7 +8,8 @@ once, on its tuning half. A look is labelled 1 when its passages hold a gold doc
 `fit` standardises the signals and fits a logistic regression (gradient descent, L2) in which every set weighs the
 same and, within a set, both labels weigh the same. Its threshold is the one whose answers, simulated as the writer
 gives them (the first look answers, else the second), have the best balanced accuracy averaged over the sets:
-answered when the question has an answer in the library, declined when it has not.
+answered when the question has an answer in the library, declined when it has not. The same is done for one
+threshold on the judge's score alone (`judge_alone`): the judge's own threshold, and the decision's yardstick.
 Never recorded: SciFact, the test halves and splits, wiki-trust, halacha-he, sealed data.
 """
 import json
@@ -119,12 +120,21 @@ def fit(rows: list[dict]) -> dict:
     grid = np.round(np.arange(0.05, 0.96, 0.01), 2)
     score = lambda t: float(np.mean([sum(v) / 2 for v in outcomes(rows, probability, t).values()]))  # noqa: E731
     threshold = float(max(grid, key=score))
-    figures = {name: {"answered": round(a, 4), "declined": round(d, 4), "balanced": round((a + d) / 2, 4)}
-               for name, (a, d) in sorted(outcomes(rows, probability, threshold).items())}
+    judge = x[:, SIGNALS.index("judge")]  # the one threshold on the judge's score, for comparison
+    alone = lambda t: float(np.mean([sum(v) / 2 for v in outcomes(rows, judge, t).values()]))  # noqa: E731
+    judge_threshold = float(max(grid, key=alone))
     return {"signals": list(SIGNALS), "weights": [round(float(c), 6) for c in coef], "bias": round(float(bias), 6),
             "means": [round(float(m), 6) for m in means], "scales": [round(float(s), 6) for s in scales],
-            "threshold": threshold, "balanced_accuracy": round(score(threshold), 4), "fitted_on": figures,
-            "looks": len(rows)}
+            "threshold": threshold, "balanced_accuracy": round(score(threshold), 4),
+            "fitted_on": figures_at(rows, probability, threshold), "looks": len(rows),
+            "judge_alone": {"threshold": judge_threshold, "balanced_accuracy": round(alone(judge_threshold), 4),
+                            "fitted_on": figures_at(rows, judge, judge_threshold)}}
+
+
+def figures_at(rows: list[dict], probability, threshold: float) -> dict:
+    """Each set's shares answered and declined, and their mean, at threshold."""
+    return {name: {"answered": round(a, 4), "declined": round(d, 4), "balanced": round((a + d) / 2, 4)}
+            for name, (a, d) in sorted(outcomes(rows, probability, threshold).items())}
 
 
 def save(card: dict, folder: Path) -> Path:

@@ -28,14 +28,27 @@ Scores whether a sentence answers a question: a cross-encoder on the first {used
 {layers} layers above them and the head, trained here (`flask --app app train-judge`, {minutes} minutes on {threads} CPU threads).
 
 - Training data: the train split of {sets}: {pairs:,} pairs ({positives:,} positives) from {questions:,}
-  questions. The sentence holding the gold answer is a positive; the other sentences of its paragraph and the
-  sentences of the paragraphs BM25 ranks highest that do not hold the answer are negatives. Splits are by
-  article title (60% train, 20% calibrate, 20% test), so no article is in two splits.{caveat}
-- Never trained on: SciFact, data/eval/halacha-he, data/eval/wiki-trust, ../shared/sealed.
+  questions. The sentence holding the gold answer is a positive; {same} other sentence(s) of its paragraph are
+  negatives.{mined} Splits are by article title (60% train, 20% calibrate, 20% test), so no article is in two
+  splits; squad2-train-head shares no article with any measurement set and is trained on whole.{caveat}
+- Never trained on: SciFact, data/eval/halacha-he, data/eval/wiki-trust, data/eval/wiki-asked, data/eval/heq-asked,
+  ../shared/sealed.
 - Figures (pairs of the held-out splits): {figures}
-- Threshold: {threshold} ({threshold_source}).
-- Licences: squad-dev CC BY-SA 4.0, heq-dev CC BY 4.0; the weights derive from multilingual-e5-small (MIT).
+- Threshold: {threshold} ({threshold_source}).{decision}
+- Licences: squad-dev and squad2-train-head CC BY-SA 4.0, heq-dev CC BY 4.0, the default library's leads (mined
+  negatives) CC BY-SA 4.0; the weights derive from multilingual-e5-small (MIT).
 """
+
+
+MINED = """ For a training question, two more negatives are mined by the
+  project's own hybrid search, its gold left out, over one pool: the corpora of the sets trained on and the default
+  library's 10,033 leads (evaluation/judge_mining.py). Of the sentences of the 8 best passages that hold no gold
+  answer, first come those that hold what the question asks for (a date, a number, a name) and mention its subject,
+  about a neighbouring subject: the offline writer's own mistakes. A squad2-train-head question written to be
+  unanswerable adds its paragraph's sentence holding the plausible answer, as a negative."""
+DECISION = """
+- Decision: decision.json, a logistic model over each look's signals, decides answer or decline
+  (writers/decision.py; `flask --app app train-decision`), its card beside it."""
 
 
 def auc(labels: np.ndarray, scores: np.ndarray) -> float:
@@ -153,4 +166,6 @@ def write_card(out: Path, card: dict) -> None:
         minutes=card["train_minutes"],
         threads=card["threads"], sets=" and ".join(card["training_sets"]), pairs=card["pairs"],
         positives=card["positives"], questions=card["questions"], figures=held, threshold=card["threshold"],
-        threshold_source=card["threshold_source"], caveat=f"\n- Caveat: {card['caveat']}" if card.get("caveat") else ""))
+        threshold_source=card["threshold_source"], caveat=f"\n- Caveat: {card['caveat']}" if card.get("caveat") else "",
+        same=card.get("same_paragraph_negatives", 2), mined=MINED if card.get("mined") else "",
+        decision=DECISION if (out / "decision.json").exists() else ""))

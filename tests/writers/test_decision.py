@@ -59,3 +59,16 @@ def test_a_question_is_answered_when_either_look_answers():
 def test_no_decision_is_fitted_on_nothing():
     with pytest.raises(ValueError, match="record-decisions"):
         fit([])
+
+
+def test_train_decision_writes_the_decision_and_the_judges_own_threshold(tmp_path, app):
+    looks = tmp_path / "looks.json"
+    looks.write_text(json.dumps(recorded_rows := recorded()))
+    (tmp_path / "judge.json").write_text(json.dumps({"base": "e5", "threshold": 0.5}))
+    result = app.test_cli_runner().invoke(args=["train-decision", str(looks), "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    card = json.loads(result.output)
+    assert Decision.load(tmp_path).threshold == card["threshold"] and card["looks"] == len(recorded_rows)
+    judge = json.loads((tmp_path / "judge.json").read_text())
+    assert judge["base"] == "e5" and judge["threshold"] == card["judge_alone"]["threshold"]
+    assert judge["threshold_source"].startswith("train-decision")

@@ -3,10 +3,11 @@ with what the question asks (writers/agreement.py), the decision to answer or de
 follow the answering sentence.
 
 A candidate can answer only when its passage names what the question names (sentences.about), it holds a number
-when one is asked (sentences.fits), and it agrees with the question's subject and slot (agreement.py). The best of
-those by the judge answers when the judge is sure enough: its probability reaches the judge's threshold. "What is
-X?" is answered by the opening sentence of X's own passage when one is given, whatever the judge says of it (a
-judge trained on answers that are spans reads a definition poorly). Context sentences follow only when they are
+when one is asked (sentences.fits), and it agrees with the question's subject and slot (agreement.py). "What is
+X?" puts the opening sentence of X's own passage first when one is given (a judge trained on answers that are spans
+reads a definition poorly). Whether the first of them answers is decided by the decision layer fitted beside the
+judge (decision.py) over the look's signals; without one, by the judge's threshold (an opening sentence of X's own
+passage passes it). Context sentences follow only when they are
 about the same subject: of the same passage, or both opening with the question's subject.
 Declining, the sentence nearest to an answer is what the passages do say: one that agrees with the question's
 subject when there is one.

@@ -138,6 +138,8 @@ def train(sets: list[Path], out: Path, layers: int = 6, trained_layers: int = 2,
         for name, ps in data.items():
             for split in ("calibrate", "test"):
                 chosen = [p for p in ps if p.split == split]
+                if not chosen:  # a set trained on whole (squad2-train-head) has no held-out pairs
+                    continue
                 scores = []
                 for i in range(0, len(chosen), 64):
                     encoded = encode(tokenizer, chosen[i:i + 64], max_length)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from hebrew.words import content_words
 from models import Hit
 from question.asks import Asks, read
 from writers.agreement import agreements, defines
@@ -88,7 +89,7 @@ def decide(judge, question: str, query_type: str, hits: list[Hit], sentences: li
     can = [i for i in order if sentences[i][0] in on_topic and fits(question, sentences[i][2])
            and agreement[i].can_answer(asks)]
     can = [i for i in defining if i in can] + [i for i in can if i not in defining]  # X's own opening defines X
-    found = signals(asks, hits, sentences, probability, order, can, agreement, defining, second)
+    found = signals(question, asks, hits, sentences, score, probability, order, can, agreement, defining, second)
     decision = getattr(judge, "decision", None)
     if decision is not None:
         answers = bool(can) and named and decision.answers(found)
@@ -111,11 +112,12 @@ def decide(judge, question: str, query_type: str, hits: list[Hit], sentences: li
                    signals=found)
 
 
-def signals(asks: Asks, hits: list[Hit], sentences: list, probability: dict, order: list[int], can: list[int],
-            agreement: dict, defining: list[int], second: bool) -> dict[str, float]:
+def signals(question: str, asks: Asks, hits: list[Hit], sentences: list, score: np.ndarray, probability: dict,
+            order: list[int], can: list[int], agreement: dict, defining: list[int], second: bool) -> dict[str, float]:
     """What the decision layer (decision.py) reads of one look: see SIGNALS there."""
     best = can[0] if can else None
     n = sentences[best][0] if best is not None else 0
+    asked = content_words(question)
     return {
         "judge": probability[best] if best is not None else 0.0,
         "margin": probability[best] - (probability[can[1]] if len(can) > 1 else 0.0) if best is not None else 0.0,
@@ -130,4 +132,7 @@ def signals(asks: Asks, hits: list[Hit], sentences: list, probability: dict, ord
         "candidates": float(len(can)),
         "hebrew": float(asks.hebrew),
         "reserve": float(second),
+        "cheap": float(score[best]) if best is not None else 0.0,
+        "overlap": len(asked & content_words(f"{hits[n - 1].chunk.heading} {sentences[best][2]}")) / max(1, len(asked))
+        if best is not None else 0.0,
     }

@@ -5,7 +5,9 @@ The signals (SIGNALS) are what the offline writer knows when it has judged the c
 probability among the sentences that may answer and its margin over the next, the best probability of any sentence,
 whether the best candidate opens with the question's subject or only mentions it, whether its slot is one a rule
 checks (a date, a number, a measure), whether it is the opening sentence of the subject's own passage, its passage's
-rank and hybrid score, how many candidates may answer, the question's language and whether this is the second look.
+rank and hybrid score, how many candidates may answer, the question's language, whether this is the second look,
+the best candidate's cheap score (the writer's cosine and word overlap) and the share of the question's content
+words it and its heading hold.
 `flask --app app train-decision` fits it on outcomes recorded on the dev sets' calibration splits and our own tuning
 halves (evaluation/train_decision.py) and writes decision.json beside the judge; without that file the judge's
 threshold decides alone.
@@ -17,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 SIGNALS = ("judge", "margin", "judge_any", "own", "mentioned", "checked", "defining", "rank", "hybrid", "top_hybrid",
-           "candidates", "hebrew", "reserve")
+           "candidates", "hebrew", "reserve", "cheap", "overlap")
 FILE = "decision.json"
 
 

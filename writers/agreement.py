@@ -4,13 +4,17 @@ and does it hold what the slot wants?
 Subject. A sentence is about what its opening names, up to its main verb ("Zurich is the largest city in
 Switzerland" is about Zurich). A sentence that opens with a pronoun or a common noun ("It orbits ...", "The city
 has ...") refers back to its passage's subject: its heading and the opening of its first sentence. So each
-sentence gets one of three levels for the question's subject:
-  own       its opening, or the passage it refers back to, names the subject
-  mentions  the subject stands elsewhere in it or in its passage's heading
-  none      neither
-A question about an attribute of a named subject (its population, distance, date, definition) is answered only by
-a sentence of the subject's own; one that asks for a doer, a superlative or a named thing ("Who discovered
-penicillin?", "Which river ...") by one that at least mentions it, since the answer stands in its opening.
+sentence gets one of four levels for the question's subject:
+  own       its opening, or the passage it refers back to, names the subject (one name holds the other's words, or
+            is its initials: "Einstein" and "Albert Einstein", WHO; not "Pierre Curie" for "Marie Curie"); or it refers
+            back to a passage whose title is made of the question's own words
+  other     its opening, or the passage it refers back to, names something else
+  mentions  neither, but the subject stands elsewhere in it or in its passage's heading
+  none      the subject is nowhere
+A question about an attribute of a named subject (its population, distance, date) is answered only by a sentence
+of the subject's own or one that merely mentions it; one that asks for a doer, a place, a superlative, a definition
+or a named thing ("Who discovered penicillin?", "Which river ...") by any that mentions it, since the answer may
+stand in its opening. A question that names nothing (no capitals) needs only its words somewhere.
 Slot. A date for when, a number for how many, a number with a unit of the right kind for how far or tall,
 a number of people for a population, a name for who, the same superlative for "the largest".
 Hebrew has no capitals and puts its verb first: its subject is matched by words (prefixes aside) in the sentence or
@@ -18,7 +22,6 @@ the heading, and only dates, numbers and superlatives are checked for the slot.
 Does not: judge whether the sentence states the answer (judge.py does), or read the question (asks.py does).
 """
 import re
-import unicodedata
 from dataclasses import dataclass
 
 import regex
@@ -94,15 +97,9 @@ class Agreement:
         return self.subject in ("own", "mentions")
 
 
-def plain(word: str) -> str:
-    """A case-folded stem without accents ("Zürich" -> "zurich")."""
-    folded = unicodedata.normalize("NFKD", stem(word))
-    return "".join(c for c in folded if not unicodedata.combining(c))
-
-
 def words(text: str) -> set[str]:
     """The plain stems of a text's English words and every form of its Hebrew ones."""
-    found = {plain(w) for w in EN_WORD.findall(text)}
+    found = {stem(w) for w in EN_WORD.findall(text)}
     return found | {f for forms in analyze_query(text) for f in forms} if regex.search(r"[\u05D0-\u05EA]", text) else found
 
 
@@ -133,7 +130,7 @@ def share(subject: tuple[tuple[str, ...], ...], found: set[str]) -> float:
     """The share of the subject's words any of whose forms is among found."""
     if not subject:
         return 0.0
-    return sum(any(plain(f) in found or f in found for f in forms) for forms in subject) / len(subject)
+    return sum(any(stem(f) in found or f in found for f in forms) for forms in subject) / len(subject)
 
 
 def name_runs(text: str) -> list[list[str]]:
@@ -142,7 +139,7 @@ def name_runs(text: str) -> list[list[str]]:
     runs, current = [], []
     for token in EN_WORD.findall(re.sub(r"\([^)]*\)", " ", text)):
         if token[:1].isupper() and token.casefold() not in PRONOUN | OPENERS | {"the", "a", "an"}:
-            current.append(plain(token))
+            current.append(stem(token))
         elif current and token.casefold() not in ("of", "de", "von", "van", "da"):
             runs.append(current)
             current = []
@@ -164,12 +161,12 @@ def initials(short: list[str], long: list[str]) -> bool:
 def passage_subject(heading: str, first_sentence: str) -> set[str]:
     """What a passage is about: its heading's words and its first sentence's opening."""
     lead, _ = opening(first_sentence)
-    return words(heading) | {plain(w) for w in lead}
+    return words(heading) | {stem(w) for w in lead}
 
 
 def title_words(heading: str) -> set[str]:
     """The content stems of a heading, a parenthesis left out ("Callisto (moon)" is callisto)."""
-    return {plain(w) for w in EN_WORD.findall(re.sub(r"\([^)]*\)", " ", heading))} - {"the", "of", "a", "an", "and"}
+    return {stem(w) for w in EN_WORD.findall(re.sub(r"\([^)]*\)", " ", heading))} - {"the", "of", "a", "an", "and"}
 
 
 def agree(asks: Asks, sentence: str, heading: str, first_sentence: str) -> Agreement:
@@ -190,7 +187,7 @@ def agree(asks: Asks, sentence: str, heading: str, first_sentence: str) -> Agree
         matched = same_name(asks.runs, opened)
         mentioned = same_name(asks.runs, name_runs(sentence) + name_runs(heading))
     else:
-        matched = share(asks.subject, {plain(w) for w in lead}) >= 0.5
+        matched = share(asks.subject, {stem(w) for w in lead}) >= 0.5
         mentioned = share(asks.subject, words(sentence) | own) > 0
     if matched or (refers and of_subject):
         level = "own"
@@ -236,9 +233,9 @@ def holds(asks: Asks, sentence: str, heading: str) -> bool:
 
 def named_other(asks: Asks, sentence: str) -> list[str]:
     """Capitalised words of the sentence (after its first) that are not the question's subject: a name to give."""
-    subject = {plain(f) for forms in asks.subject for f in forms}
+    subject = {stem(f) for forms in asks.subject for f in forms}
     names = [m.group(0) for m in CAPITALISED.finditer(sentence) if m.start() > 0]
-    return [n for n in names if plain(n) not in subject and n.casefold() not in PRONOUN | OPENERS | {"the", "a", "an"}]
+    return [n for n in names if stem(n) not in subject and n.casefold() not in PRONOUN | OPENERS | {"the", "a", "an"}]
 
 
 def superlative_of(asks: Asks, sentence: str, heading: str) -> bool:
@@ -253,7 +250,7 @@ def superlative_of(asks: Asks, sentence: str, heading: str) -> bool:
         if token.casefold() not in alike:
             continue
         window = tokens[i + 1:i + 8]
-        nouns = [j for j, w in enumerate(window) if plain(w) == noun]
+        nouns = [j for j, w in enumerate(window) if stem(w) == noun]
         if noun and not nouns and noun not in words(heading):
             continue
         after = tokens[i + 1 + (nouns[0] + 1 if nouns else 0):][:4]
@@ -280,8 +277,8 @@ def defines(asks: Asks, title: str) -> bool:
     """Whether a passage of this title is the question's subject's own: the same name, or the same words."""
     if asks.runs:
         return same_name(asks.runs, name_runs(title))
-    return bool(asks.subject) and {plain(w) for w in EN_WORD.findall(re.sub(r"\([^)]*\)", " ", title))} == \
-        {plain(forms[0]) for forms in asks.subject}
+    return bool(asks.subject) and {stem(w) for w in EN_WORD.findall(re.sub(r"\([^)]*\)", " ", title))} == \
+        {stem(forms[0]) for forms in asks.subject}
 
 
 def first_sentence(text: str) -> str:

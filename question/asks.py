@@ -34,14 +34,14 @@ MEASURE_NOUNS = {"distance": "distance", "height": "height", "length": "length",
                  "mass": "mass", "speed": "speed", "age": "age", "area": "size", "size": "size", "diameter": "length",
                  "radius": "length", "width": "length", "temperature": "temperature", "elevation": "height",
                  "altitude": "height", "volume": "size", "duration": "duration", "lifespan": "duration"}
-POPULATION_WORDS = {"population", "populous", "inhabitants", "residents", "people live", "people living"}
-SUPERLATIVE = re.compile(r"\b(?:the\s+)?(most\s+\w+|least\s+\w+|\w+est|best|worst|biggest|first|last|only)\b\s*(\w+)?",
-                         re.I)
+SUPERLATIVE = re.compile(r"\b(?:the\s+)?((?:most|least)\s+\w+(?:ous|ful|al|ive|ic|able|ible|ant|ent|ed|ing)|\w+est|"
+                         r"best|worst)\b\s*(\w+)?", re.I)
 NOT_SUPERLATIVE = {"west", "east", "rest", "test", "forest", "interest", "contest", "honest", "earnest", "modest",
                    "harvest", "protest", "request", "quest", "guest", "chest", "nest", "best-known", "suggest",
                    "digest", "manifest", "pest", "vest", "arrest", "invest", "crest", "priest", "latest", "est"}
 UNCHANGED = {"species", "series", "news", "physics", "mathematics", "politics", "economics", "means", "lens", "gas",
              "bus", "its", "this", "his", "was", "has", "does", "is", "us", "as", "less", "class", "glass", "grass"}
+DEMONYM = re.compile(r"(?:an|ese|ish)$")
 JOINERS = {"of", "the", "de", "da", "del", "von", "van", "and", "la", "le", "du", "al", "bin", "ibn", "y"}
 AGENT_VERBS = re.compile(r"^(?:who|which\s+\w+|what\s+(?:company|person|team|group|country|band|organi[sz]ation))\s+"
                          r"(?!is\b|was\b|are\b|were\b)(\w+)\b", re.I)
@@ -117,6 +117,8 @@ def names_of(text: str) -> list[list[str]]:
     runs, current = [], []
     for i, word in enumerate(words):
         named = (i > 0 and word[:1].isupper() and word.casefold() != "i") or any(c.isdigit() for c in word)
+        if named and DEMONYM.search(word) and i + 1 < len(words) and words[i + 1][:1].islower():
+            named = False  # "Asian rice", "German chemist": an adjective, not a name
         if current and "," in text[found[i - 1].end():found[i].start()]:  # "Roosevelt, Churchill and Stalin"
             runs.append(current)
             current = []
@@ -136,7 +138,8 @@ def names_of(text: str) -> list[list[str]]:
 def english_slot(lower: str) -> tuple[str | None, str | None, str | None, bool]:
     """(slot, asked noun, unit, agent) of a lower-case English question."""
     measure = re.match(r"^(?:and\s+)?how\s+(\w+)", lower)
-    if any(w in lower for w in POPULATION_WORDS) or re.search(r"how many (?:people|inhabitants|residents)\b", lower):
+    if re.search(r"\b(?:population of|how populous|how many (?:people|inhabitants|residents) (?:live|lived|are there|"
+                 r"were there)|how many (?:inhabitants|residents)|what is the population|people live in)\b", lower):
         return "population", "population", None, False
     if measure and measure.group(1) in ("many", "much"):
         noun = re.match(r"^(?:and\s+)?how\s+(?:many|much)\s+(\w+)", lower)
@@ -146,8 +149,9 @@ def english_slot(lower: str) -> tuple[str | None, str | None, str | None, bool]:
         return ("measure" if unit else "number"), stem(noun.group(1)) if noun else None, unit, False
     if measure and measure.group(1) in MEASURES:
         return "measure", None, MEASURES[measure.group(1)], False
-    if re.match(r"^(?:and\s+)?(?:when|what year|which year|in what year|in which year|what date|on what date|"
-                r"what century|in what century|which century|since when|until when|what decade)\b", lower):
+    if re.match(r"^(?:and\s+)?(?:when\s+(?:did|was|were|is|are|does|do|will|would|had|has|have|can|could)|what year|"
+                r"which year|in what year|in which year|what date|on what date|what century|in what century|"
+                r"which century|since when|until when|what decade)\b", lower):
         return "date", None, None, False
     if re.match(r"^(?:and\s+)?(?:where|in what (?:city|country|town|state|region|place|continent)|"
                 r"in which (?:city|country|town|state|region|place|continent)|from where|what (?:city|country|town)"
@@ -156,10 +160,10 @@ def english_slot(lower: str) -> tuple[str | None, str | None, str | None, bool]:
     noun_measure = re.match(r"^(?:and\s+)?what\s+(?:is|was|are|were)\s+(?:the\s+)?(?:\w+\s+)?(\w+)\s+of\b", lower)
     if noun_measure and stem(noun_measure.group(1)) in MEASURE_NOUNS:
         return "measure", stem(noun_measure.group(1)), MEASURE_NOUNS[stem(noun_measure.group(1))], False
-    superlative = next((m for m in SUPERLATIVE.finditer(lower) if m.group(1) not in NOT_SUPERLATIVE
-                        and not (m.group(1) in ("first", "last", "only") and m.group(2) in (None, "one", "time"))),
-                       None)
-    if superlative and re.match(r"^(?:and\s+)?(?:what|which|who|where|name)\b", lower):
+    superlative = next((m for m in SUPERLATIVE.finditer(lower) if m.group(1) not in NOT_SUPERLATIVE), None)
+    if superlative and re.match(r"^(?:and\s+)?(?:(?:what|which|who|where)\s+(?:is|was|are|were)\s+the\s+"
+                                r"|which\s+\w+\s+(?:is|was|are|were|has|had)\s+the\s+)" + re.escape(superlative.group(1)),
+                                lower):  # "What is the tallest animal?", "Which planet is the hottest?"
         return "superlative", stem(superlative.group(2) or ""), None, True
     if re.match(r"^(?:and\s+)?(?:who|whom|whose)\b", lower):
         definition = re.match(r"^(?:and\s+)?who\s+(?:is|was|were|are)\s+(?!the\s+\w+\s+(?:of|in|who|that)\b)", lower)
@@ -173,7 +177,7 @@ def english_slot(lower: str) -> tuple[str | None, str | None, str | None, bool]:
                        r"national\s+)?(\w+)\s+(?:of|in|for)\b", lower)
     if noun or of_noun:
         asked = stem((noun or of_noun).group(1))
-        if asked in MEASURE_NOUNS:  # "What area did it cover?"
+        if asked in MEASURE_NOUNS and (of_noun or asked not in ("area", "size", "age", "volume")):  # "what height"
             return "measure", asked, MEASURE_NOUNS[asked], False
         return "noun", asked, None, bool(noun)  # "which river ...": the answer is the thing itself, a name
     if re.match(r"^(?:and\s+)?(?:what|who)\s+(?:is|was|are|were)\s+(?:an?\s+|the\s+)?[\w\s'\-.]+$", lower) or \

@@ -39,12 +39,17 @@ VERB = frozenset(
 PRONOUN = frozenset("it its he his she her they their them this these those there".split())
 OPENERS = frozenset("in on at during after before by from since until for as with under over following while "
                     "although though when".split())
+SENTENCE_OPENERS = PRONOUN | OPENERS | frozenset(
+    "the a an and but or so then also however although when while if as after before since during later this that "
+    "these those there here some many most several both each every one such other another".split())
 MONTHS = "january february march april may june july august september october november december".split()
-DATE = regex.compile(r"\b(?:1\d{3}|20\d{2}|\d{1,4}\s*(?:BC|BCE|AD|CE)|\d{2,4}s|(?:" + "|".join(MONTHS) + r")|"
-                     r"centur(?:y|ies)|millenni(?:um|a)|decade|ancient|medieval)\b", regex.I)
+DATE = regex.compile(r"\b(?:\d{2,4}|\d{1,4}\s*(?:BC|BCE|AD|CE)|\d{2,4}s|(?:" + "|".join(MONTHS) + r")|"
+                     r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|centur(?:y|ies)|millenni(?:um|a)|"
+                     r"decades?|years?|months?|weeks?|days?|morning|afternoon|evening|night|spring|summer|autumn|"
+                     r"winter|season|era|age|period|ancient|medieval|modern|prehistoric|reign|dynasty)\b", regex.I)
 NUMBER = regex.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\w+teen|twenty|"
-                       r"thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|billion|dozen|"
-                       r"half|twice|single|both|several)\b", regex.I)
+                       r"thirty|forty|fifty|sixty|seventy|eighty|ninety|hundreds?|thousands?|millions?|billions?|"
+                       r"dozens?|half|twice|single|both|several|few|no|none|numerous|once)\b", regex.I)
 UNITS = {
     "distance": r"km|kilomet(?:re|er)s?|miles?|mi|met(?:re|er)s?|m|light[- ]years?|au|astronomical units?|parsecs?|feet|ft",
     "height": r"met(?:re|er)s?|m|feet|ft|foot|km|kilomet(?:re|er)s?|storeys|stories|floors",
@@ -57,13 +62,17 @@ UNITS = {
     "age": r"years?|aged|old|centuries|million years|billion years",
     "temperature": r"°|degrees?|kelvin|celsius|fahrenheit|K|C|F",
     "duration": r"years?|months?|weeks?|days?|hours?|minutes?|seconds?|centuries|decades?|millennia",
-    "frequency": r"times|per|every|annually|yearly|daily|weekly|monthly|once|twice",
+    "frequency": r"times|per|every|annually|yearly|daily|weekly|monthly|once|twice|annual|biennial|weekly|daily",
 }
 UNITS["extent"] = UNITS["length"] + "|" + UNITS["duration"]  # "how long": a length or a time
-UNITS["size"] = "|".join([UNITS["length"], UNITS["mass"], r"km2|km²|sq|square|hectares?|acres?|litres?|liters?"])
+UNITS["size"] = "|".join([UNITS["length"], UNITS["mass"], r"km2|km²|sq|square|cubic|hectares?|acres?|litres?|liters?|"
+                                                           r"met(?:re|er)s?|foot"])
 UNITS["amount"] = r"\S"
 POPULATION = regex.compile(r"\b(?:population|people|inhabitants|residents|citizens|populous|followers|adherents|"
                            r"speakers|members|users|persons|individuals|believers)\b", regex.I)
+PEOPLE = regex.compile(r"\b(?:\w+ists?|\w+ians?|people|persons?|citizens|members|government|council|committee|"
+                        r"parliament|court|king|queen|emperor|president|minister|authors?|writers?|founders?|leaders?|"
+                        r"officials?|students|teachers|priests?|monks?|soldiers|army|company|team|family)\b", regex.I)
 CAPITALISED = regex.compile(r"\b\p{Lu}[\p{L}\p{M}'’\-]+")
 SUPERLATIVE_ALIKE = {"largest": {"biggest", "largest", "greatest"}, "biggest": {"biggest", "largest", "greatest"},
                      "tallest": {"tallest", "highest"}, "highest": {"tallest", "highest"},
@@ -89,12 +98,7 @@ class Agreement:
         """Whether a sentence of this agreement may answer the question (see the module docstring)."""
         if not self.slot:
             return False
-        if not asks.subject:
-            return True
-        if asks.hebrew or not asks.names or asks.agent or asks.slot in ("person", "place", "superlative",
-                                                                         "definition", None):
-            return self.subject == "own" or self.mentioned
-        return self.subject in ("own", "mentions")
+        return self.subject != "other"
 
 
 def words(text: str) -> set[str]:
@@ -171,30 +175,28 @@ def title_words(heading: str) -> set[str]:
 
 def agree(asks: Asks, sentence: str, heading: str, first_sentence: str) -> Agreement:
     """The Agreement of one sentence of a passage (with its heading and first sentence) with the question."""
-    own = passage_subject(heading, first_sentence)
     if asks.hebrew:
-        mentioned = share(asks.subject, words(sentence) | own)
+        mentioned = share(asks.subject, words(sentence) | passage_subject(heading, first_sentence))
         level = "own" if share(asks.subject, words(heading)) >= 0.5 or mentioned >= 0.5 else \
             "mentions" if mentioned > 0 else "none"
         return Agreement(level, holds(asks, sentence, heading), mentioned > 0)
     lead, refers = opening(sentence)
-    titled = title_words(heading)
-    of_subject = bool(titled) and titled <= asks.words  # the passage is the question's subject's own
-    opened = name_runs(" ".join(lead))
-    if refers:
-        opened += name_runs(heading) + name_runs(" ".join(opening(first_sentence)[0]))
     if asks.runs:
-        matched = same_name(asks.runs, opened)
         mentioned = same_name(asks.runs, name_runs(sentence) + name_runs(heading))
     else:
-        matched = share(asks.subject, {stem(w) for w in lead}) >= 0.5
-        mentioned = share(asks.subject, words(sentence) | own) > 0
-    if matched or (refers and of_subject):
-        level = "own"
-    elif opened and not (refers and of_subject):
-        level = "other"  # its opening, or the passage it refers back to, names something else
+        mentioned = share(asks.subject, words(sentence) | passage_subject(heading, first_sentence)) > 0
+    titled = name_runs(heading)
+    led = bool(titled) and same_name(tuple(tuple(run) for run in titled), name_runs(" ".join(opening(first_sentence)[0])))
+    about_title = bool(titled) and (same_name(tuple(tuple(run) for run in titled), name_runs(" ".join(lead)))
+                                    or (refers and led))  # this sentence is about its passage's own named subject
+    if asks.runs and about_title:  # its title's subject: another one only when the question never names it
+        own = same_name(asks.runs, titled) or title_words(heading) <= asks.words
+        level = "own" if own else "mentions" if mentioned else "other"
+    elif asks.runs:
+        level = "own" if same_name(asks.runs, name_runs(" ".join(lead))) else "mentions" if mentioned else "none"
     else:
-        level = "mentions" if mentioned else "none"
+        own = share(asks.subject, {stem(w) for w in lead}) >= 0.5 or (refers and title_words(heading) <= asks.words)
+        level = "own" if own else "mentions" if mentioned else "none"
     return Agreement(level, holds(asks, sentence, heading), mentioned or level == "own")
 
 
@@ -217,25 +219,27 @@ def holds(asks: Asks, sentence: str, heading: str) -> bool:
     if asks.slot == "measure":
         unit = UNITS.get(asks.unit or "amount", r"\S")
         return bool(regex.search(r"(?:\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|hundred|thousand|"
-                                 r"million|billion))[\d,.\s\u00a0–-]*(?:" + unit + r")\b", sentence, regex.I)
-                    or (asks.unit == "age" and bool(DATE.search(sentence))))
+                                 r"million|billion|half))[\d,.\s\u00a0–-]*(?:half\s+)?(?:" + unit + r")\b", sentence,
+                                 regex.I)
+                    or (asks.unit == "frequency" and bool(regex.search(UNITS["frequency"], sentence, regex.I)))
+                    or (asks.unit == "age" and bool(regex.search(r"\bage[d]?\s+(?:of\s+)?\d|\b1\d{3}|\b20\d{2}",
+                                                                 sentence)))
+                    or (asks.unit in ("duration", "extent") and bool(regex.search(r"\d+:\d\d", sentence))))
     if asks.slot == "population":
         return bool(NUMBER.search(sentence)) and bool(POPULATION.search(sentence))
     if asks.slot == "person":
-        return bool(named_other(asks, sentence)) or bool(re.search(r"\b(?:he|she|his|her)\b", sentence, re.I)
-                                                         and heading[:1].isupper())
+        return bool(named_other(asks, sentence) or PEOPLE.search(sentence)) or bool(
+            re.search(r"\b(?:he|she|his|her)\b", sentence, re.I) and heading[:1].isupper())
     if asks.slot == "superlative" and asks.superlative:
         return superlative_of(asks, sentence, heading)
-    if asks.slot == "noun" and asks.noun and not asks.agent and asks.noun not in ("name", "one", "kind", "type"):
-        return asks.noun in words(sentence) or asks.noun in words(heading)
     return True
 
 
 def named_other(asks: Asks, sentence: str) -> list[str]:
     """Capitalised words of the sentence (after its first) that are not the question's subject: a name to give."""
     subject = {stem(f) for forms in asks.subject for f in forms}
-    names = [m.group(0) for m in CAPITALISED.finditer(sentence) if m.start() > 0]
-    return [n for n in names if stem(n) not in subject and n.casefold() not in PRONOUN | OPENERS | {"the", "a", "an"}]
+    names = [m.group(0) for m in CAPITALISED.finditer(sentence)]
+    return [n for n in names if stem(n) not in subject and n.casefold() not in SENTENCE_OPENERS]
 
 
 def superlative_of(asks: Asks, sentence: str, heading: str) -> bool:

@@ -28,6 +28,7 @@ SENTENCES_PER_TYPE = {"factual_lookup": 2, "explanation": 4, "reasoning": 4, "ca
 KEEP_WITHIN = 0.15  # further sentences must score within this of the best one
 JUDGED = 16  # the judge reads this many of the best sentences by the cheap score
 CONTEXT_SHARE = 0.5  # a context sentence needs this share of the judge's threshold
+OWN_FIRST = 0.2  # how much more likely a sentence of the subject's own must look than one that only mentions it
 
 
 @dataclass
@@ -88,6 +89,8 @@ def decide(judge, question: str, query_type: str, hits: list[Hit], sentences: li
     agreement = agreements(asks, {i: sentences[i] for i in probability}, sentences, hits)
     can = [i for i in order if sentences[i][0] in on_topic and fits(question, sentences[i][2])
            and agreement[i].can_answer(asks)]
+    if asks.runs and not asks.agent:  # an attribute of a named subject: its own sentences before those that mention it
+        can.sort(key=lambda i: -(probability[i] + OWN_FIRST * (agreement[i].subject == "own")))
     can = [i for i in defining if i in can] + [i for i in can if i not in defining]  # X's own opening defines X
     found = signals(question, asks, hits, sentences, score, probability, order, can, agreement, defining, second)
     decision = getattr(judge, "decision", None)

@@ -3,8 +3,8 @@ each a candidate once; the names and numbers a question asks about; a sentence c
 
 Uploaded books keep headings and the line breaks of the page: a heading is not part of the sentence after it,
 and a wrapped line is.
-Which sentences can answer at all: one whose passage is about what the question names (about), and, for a
-question that asks for a number or a date, one that holds one (fits).
+Which sentences can answer at all: one whose passage names at least half of what the question names (about), and,
+for a question that asks for a number or a date, one that holds one (fits).
 Does not: score sentences (offline.py and judge.py do).
 """
 import re
@@ -75,12 +75,13 @@ def fits(question: str, sentence: str) -> bool:
 
 
 def about(named: set[str], hit: Hit) -> bool:
-    """Whether the passage (under its heading) mentions more than half of the names and numbers of the question
-    (anchors, accents aside): a sentence about another waterfall, bridge or composer does not answer for this one."""
+    """Whether the passage (under its heading) mentions at least half of the names and numbers of the question
+    (anchors, accents aside): a passage that names little of the question does not answer it. (Whether a sentence is
+    about another waterfall, bridge or composer is agreement.py's to tell.)"""
     if not named:
         return True
     said = {plain(w) for w in tokenize(f"{hit.chunk.heading} {hit.chunk.passage_text}")}
-    return 2 * len({plain(w) for w in named} & said) > len(named)
+    return 2 * len({plain(w) for w in named} & said) >= len(named)
 
 
 def plain(word: str) -> str:

@@ -33,7 +33,8 @@ def test_a_question_for_a_doer_has_the_thing_done_as_its_subject():
 def test_measure_units_and_superlatives_are_read():
     assert read("How long did the siege last?").unit == "extent"  # a length or a time
     assert read("How heavy is an ostrich egg?").unit == "mass"
-    assert read("What area did the Achaemenid Empire cover?").slot == "measure"
+    assert read("What is the area of the Achaemenid Empire?").slot == "measure"
+    assert read("What area did the Westwood One broadcast cover?").slot == "noun"  # a region, not a measure
     asks = read("What is the tallest animal?")
     assert (asks.slot, asks.superlative, asks.noun, asks.subject) == ("superlative", "tallest", "animal", ())
     assert read("What distinguishes the Second Industrial Revolution from the first one?").slot != "superlative"

@@ -27,8 +27,11 @@ def test_a_neighbouring_subjects_fact_of_the_right_type_cannot_answer():
     assert can(question, "Switzerland", SWITZERLAND, 1)
     assert not can(question, "Switzerland", SWITZERLAND, 0)  # its subject, but no number of people
     question = "How far is the Moon from the Earth?"
-    assert not can(question, "Callisto (moon)", CALLISTO, 1)
-    assert can(question, "Moon", MOON, 1)  # "It" refers back to the Moon's own passage
+    assert not can(question, "Callisto (moon)", CALLISTO, 0)  # about Callisto, and no distance
+    callisto = agree(read(question), CALLISTO[1], "Callisto (moon)", CALLISTO[0])
+    assert callisto.subject == "mentions"  # about Callisto; it names the Moon only in passing: the judge decides
+    moon = agree(read(question), MOON[1], "Moon", MOON[0])
+    assert moon.subject == "own" and moon.can_answer(read(question))  # "It" refers back to the Moon's own passage
     assert not can(question, "Moon", MOON, 0)  # no distance
 
 
@@ -86,3 +89,9 @@ def test_a_passage_defines_the_subject_it_is_named_for():
     assert defines(read("Who was Marie Curie?"), "Marie Curie")
     assert not defines(read("Who was Marie Curie?"), "Pierre Curie")
     assert defines(read("What is a virus?"), "Virus") and not defines(read("What is a virus?"), "Tobacco mosaic virus")
+
+
+def test_a_sentence_about_another_named_thing_of_the_kind_asked_cannot_answer():
+    asks = read("How tall is Victoria Falls?")
+    angel = "Angel Falls is the world's tallest uninterrupted waterfall, with a height of 979 metres."
+    assert agree(asks, angel, "Angel Falls", angel).subject == "other" and not agree(asks, angel, "Angel Falls", angel).can_answer(asks)

@@ -4,7 +4,11 @@ import json
 
 import pytest
 
+from evaluation.judge_data import pairs
+from evaluation.train_judge import figures
 from writers.judge import DEFAULT_FOLDER, AnswerabilityJudge, pair_text
+
+SHARED = DEFAULT_FOLDER.parents[3] / "shared" / "data"
 
 
 @pytest.fixture(scope="module")
@@ -13,15 +17,12 @@ def judge():
 
 
 @pytest.mark.parametrize("question, heading, answering, related", [
-    ("Who wrote War and Peace?", "War and Peace",
-     "War and Peace is an epic novel by the Russian author Leo Tolstoy.",
-     "An early version was published serially beginning in 1865."),
     ("When did the Berlin Wall fall?", "Berlin Wall",
      "It fell on 9 November 1989, opening the border between East and West Germany.",
      "The Berlin Wall was a guarded barrier that divided Berlin."),
-    ("מי כתב את מלחמה ושלום?", "מלחמה ושלום",
-     "מלחמה ושלום הוא רומן מאת הסופר הרוסי לב טולסטוי.",
-     "גרסה מוקדמת פורסמה בהמשכים החל משנת 1865."),
+    ("How far is the Moon from the Earth?", "Moon",
+     "It orbits around Earth at an average distance of 384,399 kilometers.",
+     "The Moon is the only natural satellite of Earth."),
     ("מתי נוסדה תל אביב?", "תל אביב",
      "העיר תל אביב נוסדה בשנת 1909 על ידי קבוצת משפחות בהנהגת מאיר דיזנגוף.",
      "תל אביב היא העיר השנייה בגודלה בישראל."),
@@ -42,3 +43,16 @@ def test_the_folder_holds_the_trained_weights_a_card_and_a_threshold(judge):
 def test_a_missing_judge_says_how_to_make_one(tmp_path):
     with pytest.raises(FileNotFoundError, match="train-judge"):
         AnswerabilityJudge.load(tmp_path)
+
+
+@pytest.mark.skipif(not (SHARED / "heq-dev").exists(), reason="../shared/data/heq-dev is absent")
+def test_the_shipped_weights_give_the_figures_their_card_records(judge):
+    """heq-dev's held-out test pairs, built as training built them, scored again: the card's AUC, to 0.005."""
+    card = json.loads((DEFAULT_FOLDER / "judge.json").read_text())
+    held = [p for p in pairs(SHARED / "heq-dev", same=card.get("same_paragraph_negatives", 2)) if p.split == "test"]
+    by_question = {}
+    for p in held:
+        by_question.setdefault(p.question, []).append(p)
+    scored = [(p, float(x)) for ps in by_question.values() for p, x in zip(ps, judge.score(ps[0].question, [p.text for p in ps]))]
+    held, scores = [p for p, _ in scored], [x for _, x in scored]
+    assert abs(figures(list(zip(held, scores)))["auc"] - card["held_out"]["heq-dev/test"]["auc"]) <= 0.005

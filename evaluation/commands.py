@@ -47,6 +47,20 @@ def eval_command(folder, **options):
         raise click.UsageError(str(exc)) from None
 
 
+@click.command("check-agreement")
+@click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--corpus", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+              help="The corpus.jsonl the folder's qrels name (default: the folder's own).")
+def check_agreement_command(folder, corpus):
+    """How often the subject and slot rules turn away a sentence that answers (and one that only looks as if it
+    does); the last line is JSON."""
+    from evaluation.agreement_check import check
+
+    if not corpus and not (folder / "corpus.jsonl").exists():
+        raise click.UsageError(f"{folder}/ has no corpus.jsonl; name the corpus its qrels refer to with --corpus PATH")
+    click.echo(json.dumps(check(folder, corpus), ensure_ascii=False))
+
+
 @click.command("bench")
 @click.option("--sizes", default="10000,100000,1000000", show_default=True, help="Corpus sizes in chunks, comma-separated.")
 @click.option("--queries", default=50, show_default=True, help="Queries per measurement.")
@@ -249,5 +263,5 @@ def build_pointed_set(db: Path, out: Path, seed: int):
         raise click.ClickException(str(exc)) from exc
 
 
-commands = [build_pointed_set, eval_command, bench_command, bench_ingest_command, calibrate_support_command,
+commands = [build_pointed_set, eval_command, check_agreement_command, bench_command, bench_ingest_command, calibrate_support_command,
             calibrate_decline_command, calibrate_judge_command, *training_commands]

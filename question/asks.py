@@ -42,6 +42,11 @@ NOT_SUPERLATIVE = {"west", "east", "rest", "test", "forest", "interest", "contes
 UNCHANGED = {"species", "series", "news", "physics", "mathematics", "politics", "economics", "means", "lens", "gas",
              "bus", "its", "this", "his", "was", "has", "does", "is", "us", "as", "less", "class", "glass", "grass"}
 DEMONYM = re.compile(r"(?:an|ese|ish)$")
+DEEDS = {"invented", "discovered", "designed", "founded", "wrote", "composed", "painted", "built", "created",
+         "developed", "sculpted", "proposed", "formulated", "coined", "established", "devised", "patented"}
+IRREGULAR = {"wrote": ["writ", "wrote", "author", "novel", "poem", "play"], "built": ["buil", "construct", "design"],
+             "founded": ["found", "establish"], "discovered": ["discover", "isolat", "first described"],
+             "invented": ["invent", "devis", "creat", "patent"], "designed": ["design", "architect", "plann"]}
 JOINERS = {"of", "the", "de", "da", "del", "von", "van", "and", "la", "le", "du", "al", "bin", "ibn", "y"}
 AGENT_VERBS = re.compile(r"^(?:who|which\s+\w+|what\s+(?:company|person|team|group|country|band|organi[sz]ation))\s+"
                          r"(?!is\b|was\b|are\b|were\b)(\w+)\b", re.I)
@@ -85,6 +90,7 @@ class Asks:
     hebrew: bool = False
     runs: tuple[tuple[str, ...], ...] = ()  # the names of an English subject, each its words' stems ("marie", "curie")
     words: frozenset[str] = frozenset()  # the stems of every content word of an English question
+    verb: str | None = None  # "Who discovered X?": a pattern of the deed's words (discover, discovery, by ...)
 
 
 def stem(word: str) -> str:
@@ -208,7 +214,21 @@ def read_english(text: str) -> Asks:
         found = next((m for m in SUPERLATIVE.finditer(lower) if m.group(1) not in NOT_SUPERLATIVE), None)
         superlative = found.group(1) if found else None
     every = frozenset(stem(w) for w in EN_WORD.findall(lower) if w not in FUNCTION)
-    return Asks(slot, subject, bool(named), noun, unit, superlative, agent, runs=named, words=every)
+    return Asks(slot, subject, bool(named), noun, unit, superlative, agent, runs=named, words=every,
+                verb=deed(lower) if slot == "person" and agent else None)
+
+
+def deed(lower: str) -> str | None:
+    """For "who VERB ...?": a pattern of the words a sentence that names the doer holds (the verb's forms, its noun,
+    or "by" before a name)."""
+    found = re.match(r"^(?:and\s+)?who\s+(?!is\b|was\b|are\b|were\b|did\b|does\b|do\b|has\b|had\b|have\b)(\w+)", lower)
+    if not found:
+        return None
+    verb = found.group(1)
+    if verb not in DEEDS:  # only deeds whose doer a neighbouring sentence is mistaken for: an inventor "known for work on"
+        return None
+    forms = IRREGULAR.get(verb, [verb[:-2] if verb.endswith("ed") else verb])
+    return r"\b(?:" + "|".join(forms) + r")\w*|\bby\s+\p{Lu}"
 
 
 def read_hebrew(text: str) -> Asks:

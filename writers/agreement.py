@@ -43,10 +43,10 @@ SENTENCE_OPENERS = PRONOUN | OPENERS | frozenset(
     "the a an and but or so then also however although when while if as after before since during later this that "
     "these those there here some many most several both each every one such other another".split())
 MONTHS = "january february march april may june july august september october november december".split()
-DATE = regex.compile(r"\b(?:\d{2,4}|\d{1,4}\s*(?:BC|BCE|AD|CE)|\d{2,4}s|(?:" + "|".join(MONTHS) + r")|"
+DATE = regex.compile(r"\b(?:\d{3,4}|\d{1,4}\s*(?:BC|BCE|AD|CE)|\d{2,4}s|'\d\d|(?:" + "|".join(MONTHS) + r")|"
                      r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|centur(?:y|ies)|millenni(?:um|a)|"
-                     r"decades?|years?|months?|weeks?|days?|morning|afternoon|evening|night|spring|summer|autumn|"
-                     r"winter|season|era|age|period|ancient|medieval|modern|prehistoric|reign|dynasty)\b", regex.I)
+                     r"decades?|morning|afternoon|evening|night|spring|summer|autumn|winter|era|ancient|medieval|"
+                     r"prehistoric|reign|dynasty)\b", regex.I)
 NUMBER = regex.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\w+teen|twenty|"
                        r"thirty|forty|fifty|sixty|seventy|eighty|ninety|hundreds?|thousands?|millions?|billions?|"
                        r"dozens?|half|twice|single|both|several|few|no|none|numerous|once)\b", regex.I)
@@ -93,6 +93,7 @@ class Agreement:
     subject: str  # "own", "mentions", "other" or "none"
     slot: bool
     mentioned: bool = False  # the question's subject stands somewhere in the sentence or its heading
+    aside: bool = False  # about its passage's own named subject, naming the question's only in passing
 
     def can_answer(self, asks: Asks) -> bool:
         """Whether a sentence of this agreement may answer the question (see the module docstring)."""
@@ -151,10 +152,15 @@ def name_runs(text: str) -> list[list[str]]:
 
 
 def same_name(asked: tuple[tuple[str, ...], ...], runs: list[list[str]]) -> bool:
-    """Whether a name of the question and one of runs are one name: either's words hold the other's ("Einstein" and
-    "Albert Einstein"; not "Marie Curie" and "Pierre Curie"), or one is the other's initials (WHO, ALMA)."""
-    return any(set(name) <= set(run) or set(run) <= set(name) or initials(list(name), run) or initials(run, list(name))
+    """Whether a name of the question and one of runs are one name: one ends the other ("Einstein" and "Albert
+    Einstein"; not "Marie Curie" and "Pierre Curie", nor "Mongol" and "Mongol Empire"), or is its initials (WHO)."""
+    return any(ends(list(name), run) or ends(run, list(name)) or initials(list(name), run) or initials(run, list(name))
                for name in asked for run in runs if run)
+
+
+def ends(short: list[str], long: list[str]) -> bool:
+    """Whether the longer name ends with the shorter ("Einstein", "Albert Einstein"; not "Jordan", "Jordan River")."""
+    return 0 < len(short) <= len(long) and long[len(long) - len(short):] == short
 
 
 def initials(short: list[str], long: list[str]) -> bool:
@@ -192,6 +198,7 @@ def agree(asks: Asks, sentence: str, heading: str, first_sentence: str) -> Agree
     if asks.runs and about_title:  # its title's subject: another one only when the question never names it
         own = same_name(asks.runs, titled) or title_words(heading) <= asks.words
         level = "own" if own else "mentions" if mentioned else "other"
+        return Agreement(level, holds(asks, sentence, heading), mentioned or own, aside=level == "mentions")
     elif asks.runs:
         level = "own" if same_name(asks.runs, name_runs(" ".join(lead))) else "mentions" if mentioned else "none"
     else:
@@ -228,8 +235,9 @@ def holds(asks: Asks, sentence: str, heading: str) -> bool:
     if asks.slot == "population":
         return bool(NUMBER.search(sentence)) and bool(POPULATION.search(sentence))
     if asks.slot == "person":
-        return bool(named_other(asks, sentence) or PEOPLE.search(sentence)) or bool(
+        someone = bool(named_other(asks, sentence) or PEOPLE.search(sentence)) or bool(
             re.search(r"\b(?:he|she|his|her)\b", sentence, re.I) and heading[:1].isupper())
+        return someone and (not asks.verb or bool(regex.search(asks.verb, sentence, regex.I)))
     if asks.slot == "superlative" and asks.superlative:
         return superlative_of(asks, sentence, heading)
     return True
@@ -238,7 +246,9 @@ def holds(asks: Asks, sentence: str, heading: str) -> bool:
 def named_other(asks: Asks, sentence: str) -> list[str]:
     """Capitalised words of the sentence (after its first) that are not the question's subject: a name to give."""
     subject = {stem(f) for forms in asks.subject for f in forms}
-    names = [m.group(0) for m in CAPITALISED.finditer(sentence)]
+    found = list(CAPITALISED.finditer(sentence))
+    names = [m.group(0) for k, m in enumerate(found)  # the first word only when it is a name: "CBS", "Cam Newton"
+             if m.start() > 0 or m.group(0).isupper() or (k + 1 < len(found) and found[k + 1].start() == m.end() + 1)]
     return [n for n in names if stem(n) not in subject and n.casefold() not in SENTENCE_OPENERS]
 
 

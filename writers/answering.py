@@ -90,7 +90,7 @@ def decide(judge, question: str, query_type: str, hits: list[Hit], sentences: li
     can = [i for i in order if sentences[i][0] in on_topic and fits(question, sentences[i][2])
            and agreement[i].can_answer(asks)]
     if asks.runs and not asks.agent:  # an attribute of a named subject: its own sentences before those that mention it
-        can.sort(key=lambda i: -(probability[i] + OWN_FIRST * (agreement[i].subject == "own")))
+        can.sort(key=lambda i: -(probability[i] + OWN_FIRST * ((agreement[i].subject == "own") - agreement[i].aside)))
     can = [i for i in defining if i in can] + [i for i in can if i not in defining]  # X's own opening defines X
     found = signals(question, asks, hits, sentences, score, probability, order, can, agreement, defining, second)
     decision = getattr(judge, "decision", None)
@@ -135,6 +135,7 @@ def signals(question: str, asks: Asks, hits: list[Hit], sentences: list, score: 
         "candidates": float(len(can)),
         "hebrew": float(asks.hebrew),
         "reserve": float(second),
+        "aside": float(best is not None and agreement[best].aside),
         "cheap": float(score[best]) if best is not None else 0.0,
         "overlap": len(asked & content_words(f"{hits[n - 1].chunk.heading} {sentences[best][2]}")) / max(1, len(asked))
         if best is not None else 0.0,

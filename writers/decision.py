@@ -6,8 +6,8 @@ probability among the sentences that may answer and its margin over the next, th
 whether the best candidate opens with the question's subject or only mentions it, whether its slot is one a rule
 checks (a date, a number, a measure), whether it is the opening sentence of the subject's own passage, its passage's
 rank and hybrid score, how many candidates may answer, the question's language, whether this is the second look,
-the best candidate's cheap score (the writer's cosine and word overlap) and the share of the question's content
-words it and its heading hold.
+the best candidate's cheap score (the writer's cosine and word overlap), the share of the question's content
+words it and its heading hold, and whether it is about another named subject, naming the question's only in passing.
 `flask --app app train-decision` fits it on outcomes recorded on the dev sets' calibration splits and our own tuning
 halves (evaluation/train_decision.py) and writes decision.json beside the judge; without that file the judge's
 threshold decides alone.
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 SIGNALS = ("judge", "margin", "judge_any", "own", "mentioned", "checked", "defining", "rank", "hybrid", "top_hybrid",
-           "candidates", "hebrew", "reserve", "cheap", "overlap")
+           "candidates", "hebrew", "reserve", "cheap", "overlap", "aside")
 FILE = "decision.json"
 
 

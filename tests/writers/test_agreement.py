@@ -29,7 +29,7 @@ def test_a_neighbouring_subjects_fact_of_the_right_type_cannot_answer():
     question = "How far is the Moon from the Earth?"
     assert not can(question, "Callisto (moon)", CALLISTO, 0)  # about Callisto, and no distance
     callisto = agree(read(question), CALLISTO[1], "Callisto (moon)", CALLISTO[0])
-    assert callisto.subject == "mentions"  # about Callisto; it names the Moon only in passing: the judge decides
+    assert callisto.subject == "mentions" and callisto.aside  # about Callisto, naming the Moon in passing
     moon = agree(read(question), MOON[1], "Moon", MOON[0])
     assert moon.subject == "own" and moon.can_answer(read(question))  # "It" refers back to the Moon's own passage
     assert not can(question, "Moon", MOON, 0)  # no distance
@@ -95,3 +95,20 @@ def test_a_sentence_about_another_named_thing_of_the_kind_asked_cannot_answer():
     asks = read("How tall is Victoria Falls?")
     angel = "Angel Falls is the world's tallest uninterrupted waterfall, with a height of 979 metres."
     assert agree(asks, angel, "Angel Falls", angel).subject == "other" and not agree(asks, angel, "Angel Falls", angel).can_answer(asks)
+
+
+def test_a_name_is_the_same_name_only_when_one_ends_the_other():
+    asks = read("Where does the Jordan River rise?")
+    dead_sea = "The Dead Sea is a salt lake bordered by Jordan to the east."
+    assert agree(asks, dead_sea, "Dead Sea", dead_sea).subject == "other"  # Jordan the country, not the river
+    asks = read("When was Einstein born?")
+    albert = "Albert Einstein was born in Ulm in 1879."
+    assert agree(asks, albert, "Albert Einstein", albert).subject == "own"
+
+
+def test_who_did_a_deed_needs_a_sentence_that_tells_the_deed():
+    asks = read("Who invented the combine harvester?")
+    crops = "Among the crops harvested with a combine are wheat, rice and oats."
+    assert not agree(asks, crops, "Combine harvester", crops).can_answer(asks)
+    inventor = "The first combine was invented by Hiram Moore in 1834."
+    assert agree(asks, inventor, "Combine harvester", inventor).can_answer(asks)

@@ -220,6 +220,11 @@ function showAnswer(turn, data) {
   turn.text = data.answer || "";
   showMeta(turn, data);
   if (data.passages) showSources(turn, data);
+  if (data.second_look && data.second_look.length) {  // the passage that answers was found further down the ranking
+    const found = data.second_look.map((n) => `[${n}]`).join(" ");
+    turn.part(".followup").textContent = `The first passages held no answer, so Evidenz read further down the ranking: ${found} answers.`;
+    turn.part(".followup").hidden = false;
+  }
   turn.citations = data.citations || [];
   const answer = turn.part(".answer");
   answer.classList.remove("streaming");

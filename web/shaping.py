@@ -109,6 +109,7 @@ def result_json(result: Result) -> dict:
         "reranked": sources["reranked"],
         "followup_retrieval": sources["followup_retrieval"],
         "searches": sources["searches"],
+        "second_look": list(range(len(result.evidence.hits) - len(answer.added) + 1, len(result.evidence.hits) + 1)),
         "from_library": answer.from_library,
         "timings_ms": result.timings,
     }

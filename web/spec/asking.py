@@ -164,8 +164,8 @@ SCHEMAS = {
         "type": "object", "description": "The checked answer with its evidence (also the stream's answer event).",
         "required": ["id", *QUESTION["required"], "answer", "declined", "answerability", "halachic", "mode",
                      "citations", "invalid_citations", "removed_claims", "flagged_claims", "passages", "generator",
-                     "model", "degraded", "reranked", "followup_retrieval", "searches", "from_library",
-                     "timings_ms"],
+                     "model", "degraded", "reranked", "followup_retrieval", "searches", "second_look",
+                     "from_library", "timings_ms"],
         "properties": {
             "id": {**NULLABLE_TEXT, "description": "Its id in the history; null when the server keeps none."},
             **QUESTION["properties"],
@@ -189,6 +189,9 @@ SCHEMAS = {
             "reranked": BOOLEAN,
             "followup_retrieval": nullable(ref("FollowUp")),
             "searches": {"type": "array", "items": ref("Search")},
+            "second_look": {"type": "array", "items": {"type": "integer", "minimum": 1},
+                            "description": "The numbers of the passages that a second look, further down the ranking "
+                                           "when the passages shown held no answer, found and the answer cites."},
             "from_library": {**BOOLEAN, "description": "False: a model writer replied without searching (a greeting); "
                                                        "the reply cites nothing and says so."},
             "timings_ms": ref("Timings"),

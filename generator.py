@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from models import Answer, Citation, Draft, Hit, WriteRequest
-from question.asks import read
+from question.asks import parts, read
 from question.halacha import rabbi_line, rules
 from writers.agreement import agree, first_sentence
 from writers.instructions import flagged
@@ -160,17 +160,22 @@ class Generator:
                       answerability=answerability)
 
     def addresses(self, request: WriteRequest, claims: list) -> float:
-        """The judge's best probability that one of the claims answers the question (each under its passage's
-        heading), counting only claims that can answer as the offline writer's sentences can: citing a passage about
-        what the question names, holding a number when the question asks for one (writers/sentences.py), about the
-        question's subject and holding what it asks for (writers/agreement.py)."""
-        hits, asked, asks = request.hits, anchors(request.question), read(request.question)
+        """The judge's best probability that one of the claims answers the question, or one of the questions it
+        joins (question/asks.parts), each claim under its passage's heading. Only claims that can answer count, as the
+        offline writer's sentences can: citing a passage about what the part names, holding a number when it asks
+        for one (writers/sentences.py), about its subject and holding what it asks for (writers/agreement.py)."""
+        hits = request.hits
         cited = [hits[c.cited[0] - 1] if c.cited and 1 <= c.cited[0] <= len(hits) else None for c in claims]
         texts = [pair_text(hit.chunk.heading if hit else "", c.plain) for c, hit in zip(claims, cited)]
-        can = [bool(hit) and about(asked, hit) and fits(request.question, c.plain)
-               and agree(asks, c.plain, hit.chunk.heading, first_sentence(hit.chunk.text)).can_answer(asks)
-               for c, hit in zip(claims, cited)]
-        return float((self.judge.score(request.question, texts) * can).max())
+        best = 0.0
+        for part in parts(request.question):
+            asked, asks = anchors(part), read(part)
+            can = [bool(hit) and about(asked, hit) and fits(part, c.plain)
+                   and agree(asks, c.plain, hit.chunk.heading, first_sentence(hit.chunk.text)).can_answer(asks)
+                   for c, hit in zip(claims, cited)]
+            if any(can):
+                best = max(best, float((self.judge.score(part, texts) * can).max()))
+        return best
 
     @staticmethod
     def decline(language: str, found: str, citations: list[Citation], invalid: list[int], removed: list[str],

@@ -47,6 +47,7 @@ DEEDS = {"invented", "discovered", "designed", "founded", "wrote", "composed", "
 IRREGULAR = {"wrote": ["writ", "wrote", "author", "novel", "poem", "play"], "built": ["buil", "construct", "design"],
              "founded": ["found", "establish"], "discovered": ["discover", "isolat", "first described"],
              "invented": ["invent", "devis", "creat", "patent"], "designed": ["design", "architect", "plann"]}
+MAX_NAME_WORDS = 8  # a longer run of capitalised words is a heading or a shout, not a name
 JOINERS = {"of", "the", "de", "da", "del", "von", "van", "and", "la", "le", "du", "al", "bin", "ibn", "y"}
 AGENT_VERBS = re.compile(r"^(?:who|which\s+\w+|what\s+(?:company|person|team|group|country|band|organi[sz]ation))\s+"
                          r"(?!is\b|was\b|are\b|were\b)(\w+)\b", re.I)
@@ -109,6 +110,19 @@ def stem(word: str) -> str:
     return word
 
 
+PART = re.compile(r"[,;]?\s+(?:and|but|also)\s+(?=(?:who|what|when|where|which|how|why)\b)|[,;]\s+(?=(?:who|what|"
+                  r"when|where|which|how|why)\b)|\?\s+(?=\S)", re.I)
+HE_PART = re.compile(r"[,;]?\s+(?=ו(?:מי|מה|מתי|איפה|היכן|כמה|איך|למה)\b)|\?\s+(?=\S)")
+
+
+def parts(question: str) -> list[str]:
+    """The questions a question joins: "Who discovered penicillin, and what is the highest mountain?" is two, each
+    read on its own; any other question is one."""
+    text = " ".join(question.split())
+    pieces = [p.strip(" ,;") for p in (HE_PART if HEBREW.search(text) else PART).split(text)]
+    return pieces if len(pieces) > 1 and all(len(p.split()) >= 2 for p in pieces) else [text]
+
+
 def read(question: str) -> Asks:
     """The slot and subject of a question, English or Hebrew."""
     text = question.strip()
@@ -117,7 +131,7 @@ def read(question: str) -> Asks:
 
 def names_of(text: str) -> list[list[str]]:
     """The names of an English question: runs of capitalised words (after its first word) and words with digits,
-    joined across "of", "the", "de" ... inside a run ("Leaning Tower of Pisa", "Apollo 11")."""
+    joined across "of", "the", "de" ... inside a run ("Leaning Tower of Pisa", "Apollo 11"), of eight words at most."""
     found = list(EN_WORD.finditer(text))
     words = [m.group(0).rstrip(".") for m in found]
     runs, current = [], []
@@ -138,7 +152,7 @@ def names_of(text: str) -> list[list[str]]:
     if current:
         runs.append(current)
     runs = [[w for w in run if w.casefold() not in {"the", "of", "and"}] for run in runs]
-    return [run for run in runs if run]
+    return [run for run in runs if 0 < len(run) <= MAX_NAME_WORDS]
 
 
 def english_slot(lower: str) -> tuple[str | None, str | None, str | None, bool]:

@@ -52,7 +52,7 @@ def test_a_decline_with_nothing_supported_is_the_decline_alone():
 def test_a_model_answer_that_misses_the_question_becomes_the_honest_decline():
     missing = generator("Mount Everest is Earth's highest mountain above sea level [2].", KeywordJudge("penicillin"))
     answer = missing.answer(request())
-    assert answer.declined and answer.text.startswith(CANNOT_ANSWER) and "[2]" in answer.text and answer.answerability == 0.1
+    assert answer.declined and answer.text.startswith(CANNOT_ANSWER) and "[2]" in answer.text and answer.answerability == 0.0
     answering = generator("Alexander Fleming discovered penicillin in 1928 [1].", KeywordJudge("penicillin"))
     answer = answering.answer(request())
     assert not answer.declined and answer.answerability == 0.9

@@ -1,6 +1,7 @@
 """A follow-up's pronoun is replaced by what it refers to, not joined to the previous question."""
 import pytest
 
+from question.asks import names_of
 from question.follow_up import rewrite_offline
 
 
@@ -34,3 +35,11 @@ def test_without_an_antecedent_the_questions_are_joined_as_before():
 
 def test_a_pronoun_of_the_wrong_kind_is_not_replaced():
     assert after("Who was Marie Curie?", "When was it built?") == "Who was Marie Curie? When was it built?"
+
+
+def test_a_long_run_of_repeated_words_is_no_name_and_costs_nothing_to_read():
+    # Schemathesis found it: a session's earlier question of 500 "0"s made every later follow-up take seconds, as the
+    # name's pattern tried every way to match its words (now a run of more than eight words is no name).
+    shout = "0 " * 500
+    assert names_of(shout) == [] and names_of("Who was Leo Tolstoy?") == [["Leo", "Tolstoy"]]
+    assert after(shout, "Is it?").endswith("0 0 Is it?")

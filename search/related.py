@@ -10,6 +10,7 @@ Does not: score the passages it adds (they were not searched for: their scores a
 of the passages it added.
 """
 from models import OPPOSING, Hit
+from search.reach import allowed, around, passage
 from search.view import Scope
 
 MAX_RELATED = 4  # passages that relations may add to one answer's evidence
@@ -19,13 +20,6 @@ def mark(relation, other: str, direction: str) -> dict:
     """What a hit carries of a relation: its kind, the other passage's key, and which way it points."""
     return {"id": relation.id, "kind": relation.kind, "passage": other, "direction": direction,
             "confidence": relation.confidence, "notes": relation.notes}
-
-
-def allowed(scope: Scope, doc_id: str, key: int | None = None) -> bool:
-    """Whether a search over scope may return a passage of this document (with this chunk key, when scope names
-    the chunks of sections)."""
-    return ((scope.documents is None or doc_id in scope.documents) and doc_id not in scope.excluded
-            and (scope.chunks is None or key in scope.chunks))
 
 
 def first(a: Hit, b: Hit, community: str | None) -> bool:
@@ -50,13 +44,17 @@ def joining(view, keys: list[str], scope: Scope) -> dict[str, Hit]:
 
 
 def passage_hit(view, ident: str, scope: Scope) -> Hit | None:
-    """The passage a chunk id or a passage key (canonical reference) names, in a document scope allows; None when
-    there is none."""
-    position = view.by_id(ident)
-    if position is not None:
-        chunk = view.chunks_of([position])[0]
-        ident = chunk.key if chunk is not None else ident
-    return joining(view, [ident], scope).get(ident)
+    """The passage a chunk id or a passage key (canonical reference) names, in a document scope allows (its first
+    chunk, with the chunks around the passage as context); None when there is none (search/reach.py)."""
+    chunks = passage(view, ident, scope)
+    if not chunks:
+        return None
+    position, chunk = chunks[0]
+    hit = Hit(chunk.bounded(), 0.0, 0.0, 0.0, position=int(position))
+    before, after = around(view, chunks)
+    hit.context_before = before.bounded().text if before else None
+    hit.context_after = after.bounded().text if after else None
+    return hit
 
 
 def with_related(hits: list[Hit], view, relations, scope: Scope = Scope(), kinds=OPPOSING,

@@ -21,6 +21,8 @@ from accounts.limits import OverLimit
 from accounts.passwords import digest
 from accounts.roles import OWNER
 from hebrew.refs import hebrew_label
+from search.reach import around, passage
+from search.view import Scope
 from web.auth import reader_of
 from web.errors import ApiError
 from web.validation import LANGUAGE, MAX_QUESTION_CHARS, validate_filters
@@ -71,12 +73,10 @@ def build_server(services, reader=None):
                              "(or canonical reference) that search gave.")
     def fetch(id: str) -> dict:
         view = pipeline.retriever.library.current()
-        position = view.by_id(id)
-        found = [position] if position is not None else [p for p, _ in view.by_keys([id])]
-        chunks = [c for c in view.chunks_of(found) if c is not None and c.doc_id not in hidden()]
+        chunks = [c for _, c in found] if (found := passage(view, id, Scope(excluded=hidden()))) else []
         if not chunks:
             raise ToolError(f"No passage {id[:100]!r} in the library; ids come from the search tool.")
-        before, after = view.neighbours(found[0])
+        before, after = around(view, found)
         return {**passage_summary(chunks[0], len(chunks[0].text)), "text": "\n".join(c.text for c in chunks),
                 "section_path": list(chunks[0].section_path), "before": before.text if before else None,
                 "after": after.text if after else None}

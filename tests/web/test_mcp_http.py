@@ -152,3 +152,34 @@ def test_ask_counts_against_the_users_question_limit(tmp_path, serve):
     first, second = session_run(serve(app).url + "/mcp", work, token=token)
     assert not first.is_error and payload(first)["citations"]
     assert second.is_error and "Try again in" in second.content[0].text
+
+
+def codex(verses: list[str]) -> bytes:
+    """A Sefaria-shaped export titled "Probe Codex": one chapter of these verses (refs "Probe Codex 1:1", ...)."""
+    return json.dumps({"title": "Probe Codex", "language": "en", "sectionNames": ["Chapter", "Verse"],
+                       "text": [verses]}).encode()
+
+
+def test_fetch_by_reference_never_shows_a_hidden_books_passage_or_its_neighbours(any_app, serve):
+    # The probe of 2026-11-25: two books of one title; the private one's verses came back as the public one's
+    # before and after. Uploaded private first, so the reference finds its chunks first on both backends.
+    app, client = any_app, any_app.test_client()
+    a, b, learner = (make_user(app, n, r) for n, r in (("a", "editor"), ("b", "editor"), ("learner", "learner")))
+    secret = [f"Secret verse {n} of the private codex, about the hidden vault number {n}." for n in range(1, 4)]
+    shown = [f"Public verse {n} of the open codex, about the garden gate number {n}." for n in range(1, 4)]
+    for token, verses, tier, name in ((a, secret, "private", "a-codex"), (b, shown, "public", "b-codex")):
+        sent = upload(client, f"{name}.json", codex(verses), headers={"Authorization": f"Bearer {token}"}, tier=tier,
+                      document_id=name)
+        assert wait_for(client, sent.get_json(), headers={"Authorization": f"Bearer {token}"})["status"] == "done"
+    url = serve(app).url + "/mcp"
+
+    def fetch(ident):
+        async def run(session):
+            return await session.call_tool("fetch", {"id": ident})
+        return run
+
+    for token, own in ((learner, shown), (b, shown), (a, secret)):
+        got = payload(session_run(url, fetch("Probe Codex 1:2"), token=token))
+        assert (got["text"], got["before"], got["after"]) == (own[1], own[0], own[2]), got
+    leaked = session_run(url, fetch("a-codex#1"), token=learner)  # a hidden chunk's id names nothing
+    assert leaked.is_error and "Secret" not in leaked.content[0].text

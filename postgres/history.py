@@ -69,13 +69,19 @@ class PgHistory:
         return [dict(zip(("question", "standalone_question", "answer"), r)) for r in reversed(rows)]
 
     def search(self, text: str = "", session_id: str | None = None, status: str | None = None,
-               limit: int = 20, offset: int = 0, reader=None) -> tuple[list[dict], int]:
-        """A page of the summaries of the answers reader may read, newest first, and how many match (History.search)."""
+               limit: int = 20, offset: int = 0, reader=None, hidden: frozenset[str] = frozenset()
+               ) -> tuple[list[dict], int]:
+        """A page of the summaries of the answers reader may read, newest first, and how many match (History.search;
+        text never finds another user's answer that rests on a document hidden from reader)."""
         check_search(text, status, limit, offset)
         where, args = [], []
         for word in storable(normalise(text)).split():
             where.append("strpos(a.search_text, %s) > 0")
             args.append(word)
+        if where and hidden and reader is not None:
+            where.append("(a.user_id IS NOT DISTINCT FROM %s OR NOT EXISTS (SELECT 1 FROM "
+                         "jsonb_array_elements(a.passages) p WHERE p->>'doc_id' = ANY(%s)))")
+            args += [reader.id, sorted(hidden)]
         for column, value in (("session_id", session_id), ("review_status", status)):
             if value is not None:
                 where.append(f"a.{column} = %s")

@@ -15,7 +15,7 @@ from accounts.roles import FEEDBACK, HISTORY, REVIEW
 from storage.history import MAX_PAGE, SESSION_ID, STATUSES
 from web.auth import require
 from web.errors import ApiError, unknown_answer
-from web.services import history, hidden_documents
+from web.services import hidden_documents, hidden_from, history
 from web.validation import MAX_OFFSET, json_body, whole_number
 
 bp = Blueprint("history", __name__)
@@ -42,8 +42,11 @@ def search():
         raise ApiError(f'"status" must be one of {", ".join(STATUSES)}.')
     limit = whole_number("limit", DEFAULT_PAGE, 1, MAX_PAGE)
     offset = whole_number("offset", 0, 0, MAX_OFFSET)
-    items, total = history().search(request.args.get("q", ""), session_id, status, limit, offset, reader=who)
-    items = withheld(items, who) if who.sees_all_history() else items
+    others = who.sees_all_history() and not who.everything
+    hidden = hidden_from(who) if others else frozenset()
+    items, total = history().search(request.args.get("q", ""), session_id, status, limit, offset, reader=who,
+                                    hidden=hidden)
+    items = withheld(items, who, hidden) if who.sees_all_history() else items
     return {"items": items, "total": total, "limit": limit, "offset": offset}
 
 
@@ -73,11 +76,11 @@ def readable(answer_id: str, who, hidden=...) -> dict:
     return found
 
 
-def withheld(items: list[dict], who) -> list[dict]:
-    """Summaries of other users' answers, their text withheld where it rested on passages hidden from who."""
+def withheld(items: list[dict], who, hidden: frozenset[str]) -> list[dict]:
+    """Summaries of other users' answers, their text withheld where it rested on passages hidden from who (the
+    documents hidden from who, read once for the page)."""
     if who.everything:
         return items
-    hidden = hidden_documents(who)  # once for the page, not once a row
     for item in items:
         found = readable(item["id"], who, hidden)
         if found["answer"] == WITHHELD:

@@ -18,7 +18,7 @@ from models import Relation
 from storage.relations import DuplicateRelation, RelationError, check_key
 from web.auth import require
 from web.errors import ApiError
-from web.services import hidden_documents, services
+from web.services import hidden_from, services
 from web.shaping import relation_json
 from web.validation import MAX_OFFSET, json_body, whole_number
 
@@ -46,7 +46,7 @@ def visible(relations, items: list[Relation], who) -> list[tuple[Relation, dict[
     held = relations.holders([k for r in items for k in (r.source, r.target)])
     if who.everything:
         return [(r, {k: k in held for k in (r.source, r.target)}) for r in items]
-    hidden = hidden_documents(who) or frozenset()
+    hidden = hidden_from(who)
     seen = {key for key, documents in held.items() if documents - hidden}
     return [(r, {r.source: True, r.target: True}) for r in items if r.source in seen and r.target in seen]
 
@@ -104,7 +104,7 @@ def add():
     relations = store()
     keys = [passage_key(body["source"], "source"), passage_key(body["target"], "target")]
     if not who.everything:
-        held, hidden = relations.holders(keys), hidden_documents(who) or frozenset()
+        held, hidden = relations.holders(keys), hidden_from(who)
         for key in keys:
             if not held.get(key, set()) - hidden:
                 raise ApiError(f"No passage {key!r} in the documents you see. A passage is named by its reference "

@@ -37,6 +37,14 @@ def history() -> History:
     return store
 
 
+def hidden_from(reader) -> frozenset[str]:
+    """The documents reader may not see; a 503 while the library loads, so nothing is shown that should not be."""
+    hidden = hidden_documents(reader)
+    if hidden is None:
+        services()  # the 503 that says why
+    return hidden
+
+
 def hidden_documents(reader) -> frozenset[str] | None:
     """The library's documents reader may not see (none for a fixed library); None while the library is not
     loaded, when which documents are hidden cannot be known."""

@@ -234,3 +234,24 @@ def test_sign_in_attempts_are_limited_per_address(app, roles, still_clock):
     codes = [client.post("/api/session", json={"name": "learner", "password": "nope nope nope"}).status_code
              for _ in range(11)]
     assert codes[:10] == [401] * 10 and codes[10] == 429
+
+
+def test_searching_history_tells_nothing_of_a_withheld_answer(app, roles):
+    # The probe of 2026-11-25: a reviewer read a withheld answer's words back from the totals of guessed searches.
+    client, reviewer, editor = app.test_client(), roles["reviewer"], roles["editor"]
+    editors = ask(client, editor).get_json()
+    words = [w for w in re.findall(r"[a-z]{5,}", editors["answer"].lower()) if w not in KETTLE.lower()]
+    assert words, editors["answer"]
+    mine = ask(client, reviewer, "Who discovered penicillin?").get_json()
+
+    def found(headers, q):
+        page = client.get("/api/history", query_string={"q": q}, headers=headers).get_json()
+        return {i["id"] for i in page["items"]}, page["total"]
+
+    for word in words[:3]:
+        seen, total = found(reviewer, word)
+        everything, all_total = found(roles["admin"], word)
+        assert editors["id"] in everything and editors["id"] in found(editor, word)[0]
+        assert editors["id"] not in seen and total == all_total - 1  # neither the row nor its count
+    assert mine["id"] in found(reviewer, "penicillin")[0]
+    assert editors["id"] in {i["id"] for i in client.get("/api/history", headers=reviewer).get_json()["items"]}

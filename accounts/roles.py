@@ -63,6 +63,11 @@ class Reader:
         """Whether every answer is this reader's to read: the owner, and reviewers (the review queue)."""
         return self.everything or self.may(REVIEW)
 
+    def owns(self, owner: int | None) -> bool:
+        """Whether a document of this owner is this reader's to replace, re-index or remove: their own, and any
+        for the owner and admins (a document with no owner is the server's)."""
+        return self.everything or USERS in self.permissions or (owner is not None and owner == self.id)
+
     def sees(self, owner: int | None, tier: str | None) -> bool:
         """Whether a document with this owner and tier is visible to this reader."""
         return self.everything or (owner is not None and owner == self.id) or (tier or DEFAULT_TIER) in self.tiers

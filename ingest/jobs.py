@@ -164,6 +164,10 @@ class Ingestor:
                 digest = hashlib.file_digest(file, "sha256")  # in blocks: the file is never wholly in memory
             digest.update(json.dumps(job.options, sort_keys=True, ensure_ascii=False).encode())
             existing = self.store.document(job.document_id)
+            owner = job.options.get("owner")  # None: the operator's (the command line, a personal server)
+            if job.kind == "ingest" and existing and owner is not None and existing.owner != owner:
+                raise RejectedFile("another user's document took this id while the upload waited; upload it again "
+                                   "(it gets an id of its own)")
             if job.kind == "ingest" and existing and existing.content_hash == digest.hexdigest():
                 self.files.remove(key)
                 return "unchanged"

@@ -6,14 +6,18 @@ name without control characters, allowed extension, content matching it (parsers
 limits (`check_room`): its size (413 above MAX_UPLOAD_BYTES), the library's uploaded files together (413
 above MAX_LIBRARY_BYTES) and the jobs waiting (429 from MAX_QUEUED_JOBS on, re-indexing too).
 Files are stored under names the server makes; the user's file name is kept for display only.
+A document is its owner's (and the admins'): only they replace it by uploading to its id, re-index or remove it.
+To anyone else its id is answered as an id that does not exist: a 404, and an upload to it becomes a document of
+its own under a new id. A tier must be one of accounts/roles.TIERS.
 """
 import re
 import threading
+import uuid
 
 from flask import Blueprint, current_app, request, url_for
 
 from accounts.limits import check_user_upload
-from accounts.roles import REINDEX, REMOVE, UPLOAD, USERS
+from accounts.roles import DEFAULT_TIER, REINDEX, REMOVE, TIERS, UPLOAD, USERS
 from ingest.jobs import METADATA_FIELDS as DOCUMENT_FIELDS
 from ingest.jobs import Ingestor, document_id
 from ingest.parsers import check_upload
@@ -108,12 +112,17 @@ def upload():
     data = upload.read()
     if not data:
         raise ApiError(f"{display_name(upload.filename)} is empty.")
+    if options.get("tier", DEFAULT_TIER) not in TIERS:
+        raise ApiError(f'"tier" must be one of {", ".join(TIERS)} (unknown: {options["tier"][:40]!r}).')
     if who.id is not None:
         options["owner"] = who.id
-    target = worker.store.document(options.get("document_id") or document_id(upload.filename))
-    if target is not None and not who.sees(target.owner, target.tier):
-        raise ApiError("Another document already has this id; send a different \"document_id\" (or rename the file).",
-                       409)
+    wanted = options.get("document_id") or document_id(upload.filename)
+    target = worker.store.document(wanted)
+    if target is not None and who.owns(target.owner):  # a new version: it stays its owner's
+        options.pop("owner", None)
+        options.update({"owner": target.owner} if target.owner is not None else {})
+    elif target is not None:  # another's, seen or not: answered as for a new id, and kept apart under a new one
+        options["document_id"] = fresh_id(worker.store, wanted)
     with ROOM:  # the checks and the queueing together, so two uploads at once cannot both take the last room
         check_room(worker, len(data), display_name(upload.filename))
         if who.id is not None:
@@ -145,7 +154,7 @@ def list_documents():
 def delete_document(doc_id: str):
     """Remove a document, its passages and its stored file."""
     require(REMOVE)
-    visible(doc_id)
+    owned(doc_id)
     removed = ingestor().delete(doc_id)
     if removed is None:
         raise ApiError(f"No document {doc_id}.", 404)
@@ -156,7 +165,7 @@ def delete_document(doc_id: str):
 def reindex(doc_id: str):
     """Queue a re-index of a document from its stored file: 202 with the job."""
     require(REINDEX)
-    visible(doc_id)
+    owned(doc_id)
     worker = ingestor()
     try:
         with ROOM:
@@ -180,8 +189,16 @@ def stats():
     return body
 
 
-def visible(doc_id: str) -> None:
-    """A 404 for a document the reader may not see, as for one that does not exist."""
+def owned(doc_id: str) -> None:
+    """A 404 for a document that is not the reader's (or an admin's) to change, as for one that does not exist."""
     doc = store().document(doc_id)
-    if doc is not None and not reader().sees(doc.owner, doc.tier):
+    if doc is not None and not reader().owns(doc.owner):
         raise ApiError(f"No document {doc_id}.", 404)
+
+
+def fresh_id(documents: Store, wanted: str) -> str:
+    """An id like wanted that no document has ("probe-codex-3fa2c1d0")."""
+    while True:
+        candidate = f"{wanted[:71]}-{uuid.uuid4().hex[:8]}"
+        if documents.document(candidate) is None:
+            return candidate

@@ -90,9 +90,32 @@ def test_another_editor_does_not_see_the_private_book_and_an_admin_does(app, rol
     assert "kettles" not in {p["doc_id"] for p in ask(client, other).get_json()["passages"]}
     assert "kettles" in {d["id"] for d in client.get("/api/documents", headers=roles["admin"]).get_json()["documents"]}
     assert client.get("/api/stats", headers=roles["editor"]).get_json()["documents"] == 5
-    over = upload(client, "kettles.txt", b"Someone else's kettles.", headers=other)  # the same id, hidden from them
-    assert over.status_code == 409 and "document_id" in over.get_json()["error"]
     assert client.delete("/api/documents/kettles", headers=roles["editor"]).status_code == 200
+
+
+def test_a_document_is_its_owners_and_another_id_tells_nothing(app, roles):
+    # The probe of 2026-11-25: an editor took over another's public book by uploading to its id; a 409 (hidden id)
+    # against a 202 (free id) told whether a private book existed; an unknown tier hid a book from the admins.
+    client, editor, admin = app.test_client(), roles["editor"], roles["admin"]
+    other = make_user(app, "editor2", "editor")
+    public = upload(client, "garden.txt", b"The garden gate is painted green every spring.", headers=editor,
+                    tier="public", document_id="garden")
+    assert wait_for(client, public.get_json(), headers=editor)["status"] == "done"
+    for target in ("kettles", "garden", "nothing-here"):  # hidden, seen, free: one answer
+        sent = upload(client, "mine.txt", b"My own notes on gates and kettles.", headers=other, document_id=target)
+        assert sent.status_code == 202, sent.get_json()
+        job = wait_for(client, sent.get_json(), headers=other)
+        assert job["status"] == "done" and (job["document_id"] == target) is (target == "nothing-here")
+    documents = {d["id"]: d for d in client.get("/api/documents?limit=500", headers=admin).get_json()["documents"]}
+    assert documents["garden"]["title"] == "garden" and documents["kettles"]["tier"] == "private"
+    for doc in ("garden", "kettles"):  # not theirs to change: as if it were not there
+        assert client.delete(f"/api/documents/{doc}", headers=other).status_code == 404
+        assert client.post(f"/api/documents/{doc}/reindex", headers=other).status_code == 404
+    again = upload(client, "garden.txt", b"The garden gate is painted blue.", headers=admin, document_id="garden")
+    assert wait_for(client, again.get_json(), headers=admin)["status"] == "done"
+    assert client.get("/api/documents?q=garden", headers=editor).get_json()["documents"][0]["id"] == "garden"
+    unknown = upload(client, "notes.txt", b"Notes.", headers=editor, tier="Zzz-not-a-tier")
+    assert unknown.status_code == 400 and "canonical" in unknown.get_json()["error"]
 
 
 def test_history_is_each_users_own_and_reviewers_read_and_correct_every_answer(app, roles):

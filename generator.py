@@ -89,7 +89,7 @@ class Generator:
             raise ProviderError(f"{name}: the writer ended without an answer")
         draft = drafts[-1]
         if draft.more:  # a second look: the reserve's passages it cites are numbered after the others
-            request = replace(request, hits=[*request.hits, *draft.more])
+            request = second_look(request, draft.more)
         answer = self.check(draft, request)
         answer.generator, answer.degraded, answer.added = name, degraded, list(draft.more)
         yield answer
@@ -187,6 +187,16 @@ class Generator:
         return Answer(" ".join(p for p in parts if p), citations if found else [], invalid, declined=True,
                       removed_claims=removed, model=draft.model,
                       answerability=draft.answerability if answerability is None else answerability)
+
+
+def second_look(request: WriteRequest, more: list[Hit]) -> WriteRequest:
+    """The request with the reserve's passages the writer took numbered after the others, each still marked as
+    an unvouched upload when it is one (request.untrusted numbers the hits, then the reserve)."""
+    shown = len(request.hits)
+    reserve = {h.chunk.id: n for n, h in enumerate(request.reserve, start=shown + 1)}
+    untrusted = {n for n in request.untrusted if n <= shown}
+    untrusted |= {n for n, h in enumerate(more, start=shown + 1) if reserve.get(h.chunk.id) in request.untrusted}
+    return replace(request, hits=[*request.hits, *more], untrusted=frozenset(untrusted))
 
 
 def citations_of(checks: list[Check], hits: list[Hit]) -> list[Citation]:

@@ -188,7 +188,7 @@ class WriteRequest:
     language: str = "en"  # ISO 639-1 code of the answer's language ("he", "en", ...)
     model: str | None = None  # overrides the writer's configured model for this request
     halachic: bool = False  # a question of religious law: teach each source's opinion, never rule
-    untrusted: frozenset[int] = frozenset()  # numbers of passages from uploads no tier vouches for (writers/instructions.py)
+    untrusted: frozenset[int] = frozenset()  # numbers (hits, then reserve) of unvouched uploads (writers/instructions.py)
     parts: tuple = ()  # a two-subject question: (subject, its search, its passage numbers) each, answered apart
     reserve: tuple = ()  # passages the search ranked after hits (to about rank 20): a second look when hits hold no answer
 

@@ -218,9 +218,10 @@ class Pipeline:
         parts = apart([(subject.label, subject.question, s["results"]) for (*_, subject), s in zip(found, searches)]
                       ) if split else ()
         shown = {h.chunk.id for h in hits}
+        reserve = tuple(h for h in reserve if h.chunk.id not in shown)
         request = WriteRequest(standalone, query_type, hits, language, model, is_halachic(standalone, hits),
-                               untrusted_passages(hits, getattr(self.retriever.library, "store", None)), parts,
-                               tuple(h for h in reserve if h.chunk.id not in shown))
+                               untrusted_passages([*hits, *reserve], getattr(self.retriever.library, "store", None)),
+                               parts, reserve)
         answer = None
         pieces = self.generator.stream(request, name) if streaming else [self.generator.answer(request, name)]
         for piece in pieces:

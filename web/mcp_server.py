@@ -26,6 +26,7 @@ from search.view import Scope
 from web.auth import reader_of
 from web.errors import ApiError
 from web.validation import LANGUAGE, MAX_QUESTION_CHARS, validate_filters
+from writers.instructions import warning
 
 SNIPPET_CHARS = 300
 MAX_TOP_K = 20
@@ -97,7 +98,9 @@ def build_server(services, reader=None):
         result = pipeline.ask(question, language=language, reader=who)
         answer = result.answer
         passages = {n: h.chunk for n, h in enumerate(result.evidence.hits, start=1)}
-        return {"answer": answer.text, "declined": answer.declined, "generator": answer.generator,
+        text = "\n\n".join(t for t in (warning(answer.flagged_claims), answer.text) if t)
+        return {"answer": text, "declined": answer.declined, "generator": answer.generator,
+                "flagged_claims": answer.flagged_claims,
                 "citations": [{"n": c.n, "passage_id": c.passage_id, "title": c.title, "ref": c.ref,
                                "verified": c.verified, "support": c.support,
                                "text": passages[c.n].text if c.n in passages else None} for c in answer.citations]}

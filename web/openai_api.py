@@ -21,6 +21,7 @@ from web.query import count_question
 from web.services import services
 from web.shaping import logged
 from web.validation import MAX_QUESTION_CHARS, json_body
+from writers.instructions import warning
 
 bp = Blueprint("openai", __name__)
 
@@ -109,10 +110,12 @@ def chat():
     head = {"id": reply_id, "created": created, "model": model}
     extra = {"citations": citations_of(answer), "evidenz": {
         "declined": answer["declined"], "answer_id": answer["id"], "query_type": answer["query_type"],
-        "standalone_question": answer["standalone_question"], "generator": answer["generator"]}}
+        "standalone_question": answer["standalone_question"], "generator": answer["generator"],
+        "flagged_claims": answer["flagged_claims"]}}
+    text = "\n\n".join(t for t in (warning(answer["flagged_claims"]), answer["answer"]) if t)
     if not body.get("stream"):
         return {**head, "object": "chat.completion",
-                "choices": [{"index": 0, "message": {"role": "assistant", "content": answer["answer"]},
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
                              "finish_reason": "stop"}],
                 "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}, **extra}
 
@@ -123,7 +126,6 @@ def chat():
 
     def events():
         yield chunk({"role": "assistant", "content": ""})
-        text = answer["answer"]
         for start in range(0, len(text), PIECE_CHARS):
             yield chunk({"content": text[start:start + PIECE_CHARS]})
         yield chunk({}, "stop", **extra)

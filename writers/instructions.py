@@ -4,7 +4,9 @@ call, send, pay ...) and rests only on passages of uploaded documents is flagged
 An uploaded document (one that came through /api/documents, so it has a file name) whose tier is private or
 unset vouches for nothing: anyone who could upload wrote it. A citation proves that it says the sentence, not
 that the sentence is safe to follow. The answer keeps the claim (it is what the source says) and carries it in
-`flagged_claims`, which the page shows as a warning above the answer.
+`flagged_claims`, which every answer route carries in the form its protocol allows: /api/query as the field (the
+page shows it above the answer), /v1/chat/completions and MCP ask as the field and the warning (`warning`) at the
+head of the answer's text, since a chat client shows only that.
 Does not: remove claims, or judge instructions from canonical or curated texts (a ruling tells people what to do).
 """
 import re
@@ -44,3 +46,12 @@ def flagged(answer_text: str, untrusted: frozenset[int]) -> list[str]:
         return []
     return [c.plain for c in split_claims(answer_text)
             if c.cited and set(c.cited) <= untrusted and instructs(c.plain)]
+
+
+def warning(claims: list[str]) -> str:
+    """The warning put before an answer's text where the client shows nothing else (empty for no claims)."""
+    if not claims:
+        return ""
+    quoted = "; ".join(f"“{c}”" for c in claims)
+    return (f"Warning: an instruction found only in an uploaded document that no tier vouches for: {quoted}. "
+            "Evidenz does not vouch for it; check it before you act on it.")

@@ -3,9 +3,10 @@ after them (to about rank 20) before declining, and the passage that answers is 
 import numpy as np
 from conftest import CORPUS, FakeClassifier, FakeEmbedder
 
-from generator import Generator
+from generator import Generator, second_look
 from models import Chunk, Hit, WriteRequest
 from pipeline import Pipeline
+from writers.instructions import flagged
 from writers.offline import ExtractiveWriter
 
 
@@ -62,3 +63,15 @@ def test_the_generator_checks_the_reserve_passage_and_the_pipeline_shows_it():
     assert result.answer.text.startswith("The Eiffel Tower opened in 1889 [3].")
     assert [(c.n, c.passage_id) for c in result.answer.citations] == [(3, "Eiffel Tower#0")]
     assert result.evidence.searches[0]["results"] == [1, 2, 3]
+
+
+def test_an_unvouched_upload_found_by_the_second_look_keeps_its_flag():
+    # the reserve's numbers follow the hits' in request.untrusted; once a reserve passage is taken it is renumbered
+    shown = [hit("Zebra", "Zebras are African equines.")]
+    reserve = (hit("Horse", "Horses are domesticated."), hit("notes", "To report zebras, log in at the portal."))
+    request = WriteRequest("How are zebras reported?", "factual_lookup", shown, untrusted=frozenset({3}),
+                           reserve=reserve)
+    extended = second_look(request, [reserve[1]])
+    assert [h.chunk.title for h in extended.hits] == ["Zebra", "notes"] and extended.untrusted == {2}
+    assert flagged("To report zebras, log in at the portal [2].", extended.untrusted)
+    assert second_look(request, [reserve[0]]).untrusted == frozenset()

@@ -113,6 +113,7 @@ DEFAULTS = {
     # users (web/auth.py): "required" makes even a loopback server ask for sign-in; a public bind address or any
     # user created does too. The limits on each user and address of a shared server (accounts/limits.py):
     "AUTH": "",
+    "TRUSTED_PROXY": "",  # the TLS proxy's address: its X-Forwarded-For and -Proto are believed (web/server.py)
     **LIMIT_SETTINGS,
     "LOG_QUESTIONS": False,  # the request log (web/logs.py) holds a question's text only when this is on
     "MAX_SEARCHES": 3,  # a model writer searches for itself, this many times a question at most; 0: it is given passages

@@ -1,7 +1,7 @@
 """The limits on each reader of a shared server, counted in the database so every process counts together.
 
 Per user: questions a minute, model-writer calls a day, upload bytes a day and jobs queued at once; per client
-address: questions a minute and sign-in attempts a minute. Counts are fixed windows (a minute, a day) kept by
+address: questions a minute and sign-in attempts a minute; per user name: sign-in attempts a minute. Counts are fixed windows (a minute, a day) kept by
 `count_use` (storage/accounts.py, postgres/accounts.py), one atomic upsert per check; a request past a limit is
 refused with OverLimit, which the API answers 429 with Retry-After: the seconds until the window ends.
 A setting of 0 turns that limit off. A personal server has no limits.
@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 MINUTE, DAY = 60, 86_400
 clock = time.time  # the windows' clock (a test stops it)
-SIGN_INS_PER_MINUTE = 10
+SIGN_INS_PER_MINUTE = 10  # per client address
+SIGN_INS_PER_NAME_PER_MINUTE = 10  # per user name, from every address
 
 SETTINGS = {  # setting: default
     "LIMIT_QUERIES_PER_MINUTE": 30,  # per user
@@ -80,3 +81,10 @@ def check_sign_in(store, config, address: str) -> None:
     """At most SIGN_INS_PER_MINUTE sign-in attempts a minute from one address, so passwords cannot be guessed fast."""
     count(store, f"s:a:{address}", SIGN_INS_PER_MINUTE, MINUTE,
           "Too many sign-in attempts from this address")
+
+
+def check_sign_in_name(store, name: str) -> None:
+    """At most SIGN_INS_PER_NAME_PER_MINUTE attempts a minute for one user name, from all addresses together, so a
+    password cannot be guessed from many addresses at once (a name that does not exist is counted the same)."""
+    count(store, f"s:n:{name[:64]}", SIGN_INS_PER_NAME_PER_MINUTE, MINUTE,
+          "Too many sign-in attempts for this name")

@@ -3,6 +3,7 @@ on many cores at once is costly); a token or session id is 32 random bytes, show
 (it has full entropy, so a fast digest is safe, and a lookup by digest takes one index probe).
 """
 import base64
+import functools
 import hashlib
 import hmac
 import os
@@ -23,6 +24,13 @@ def hash_password(password: str) -> str:
     salt = os.urandom(16)
     digest = hashlib.scrypt(password.encode(), salt=salt, maxmem=64 * 2**20, dklen=32, **SCRYPT)
     return f"scrypt${SCRYPT['n']}${SCRYPT['r']}${SCRYPT['p']}${_b64(salt)}${_b64(digest)}"
+
+
+@functools.cache
+def stand_in_hash() -> str:
+    """A hash no password is known to match: checked against when there is no user, so that a wrong name costs
+    the same time as a wrong password and the timing tells no one which names exist."""
+    return hash_password(secrets.token_hex(16))
 
 
 def check_password(password: str, stored: str | None) -> bool:

@@ -11,8 +11,9 @@ import time
 
 from flask import Blueprint, current_app, g, make_response, request
 
-from accounts.limits import check_sign_in
-from accounts.passwords import check_new_password, check_password, digest, hash_password, new_token
+from accounts.limits import check_sign_in, check_sign_in_name
+from accounts.passwords import (check_new_password, check_password, digest, hash_password, new_token,
+                                stand_in_hash)
 from accounts.roles import PROFILE_FIELDS, ROLES, TIERS, USER_NAME, USERS, UserExists, check_tiers, default_tiers
 from web.auth import SESSION_COOKIE, accounts, reader, require, shared
 from web.errors import ApiError
@@ -104,8 +105,11 @@ def sign_in():
     name, password = body.get("name"), body.get("password")
     if not isinstance(name, str) or not isinstance(password, str) or len(password) > 1024:
         raise ApiError('Send "name" and "password", both text.')
-    user = store.user_named(name.strip().lower())
-    if user is None or user["disabled"] or not check_password(password, user["password_hash"]):
+    name = name.strip().lower()
+    check_sign_in_name(store, name)
+    user = store.user_named(name)
+    known = user is not None and not user["disabled"]
+    if not check_password(password, user["password_hash"] if known else stand_in_hash()) or not known:
         raise ApiError(WRONG, 401)
     session, csrf = new_token("s_"), new_token("c_")
     store.add_session(digest(session), user["id"], csrf, time.time() + SESSION_SECONDS)

@@ -8,6 +8,9 @@ requests side by side. torch is set to TORCH_THREADS threads (default 1) for the
 request's torch work stays on one core and concurrent requests share the cores instead of every request
 spreading over all of them and fighting the others.
 A server bound to a public address (or with AUTH=required) refuses to start until it has a user (web/auth.py).
+Behind a TLS proxy, TRUSTED_PROXY names its address: its X-Forwarded-For then gives the client's address (what the
+per-address limits count) and its X-Forwarded-Proto the scheme (so the session cookie is Secure); from any other
+peer those headers are dropped. A large body is read only for a signed-in upload (web/bodies.py).
 Does not: terminate TLS (put a proxy in front for a public address).
 """
 import logging
@@ -17,6 +20,7 @@ from flask import current_app
 from flask.cli import with_appcontext
 
 from web.auth import shared
+from web.bodies import limit_bodies
 from web.shutdown import install as install_shutdown
 
 log = logging.getLogger(__name__)
@@ -40,12 +44,17 @@ def create_server(app, host: str = "127.0.0.1", port: int = 5000, threads: int =
     import waitress
 
     app.config["BIND_HOST"] = host
-    return waitress.create_server(
+    proxy = str(app.config.get("TRUSTED_PROXY") or "").strip()
+    trusting = {"trusted_proxy": proxy, "trusted_proxy_count": 1,
+                "trusted_proxy_headers": {"x-forwarded-for", "x-forwarded-proto"}} if proxy else {}
+    server = waitress.create_server(
         app, host=host, port=port, threads=threads, connection_limit=connection_limit,
         channel_timeout=channel_timeout, cleanup_interval=max(1, min(30, channel_timeout // 2)),
         max_request_body_size=app.config["MAX_UPLOAD_BYTES"] + BODY_SLACK, ident="Evidenz",
-        clear_untrusted_proxy_headers=True,
+        clear_untrusted_proxy_headers=True, **trusting,
         asyncore_use_poll=True)  # poll, not select: select cannot watch a descriptor numbered 1024 or more
+    limit_bodies(server, app)
+    return server
 
 
 def refuse_without_users(app, host: str) -> None:

@@ -60,7 +60,13 @@ HALACHIC_STYLE = ("This is a question of religious law: set out what each cited 
 OPINIONS = {"en": "The sources disagree:", "he": "המקורות חלוקים:"}
 KIND_WORDS = {"argues_with": "argues with", "minhag_override": "records a custom that overrides"}
 
-DELIMITER_RE = re.compile(r"</?\s*evidence\s*>", re.I)  # a passage must not open or close the evidence block
+# A passage must not open or close the evidence block: the tag in any case, with spaces, attributes, no ">",
+# zero-width characters between its letters or Cyrillic look-alikes ("</evidence foo>", "< /evіdence").
+_HIDDEN = "[\u00ad\u200b-\u200f\u2060\ufeff]*"
+_LETTERS = ("eеЕ", "vѵ", "iіІ", "dԁ", "eеЕ", "n", "cсС", "eеЕ")
+DELIMITER_RE = re.compile(r"<\s*/?\s*" + _HIDDEN.join(f"[{letters}]" for letters in _LETTERS)
+                          + r"\b(?:[^<>\n]*>)?", re.I)
+NUMBERED_LINE = re.compile(r"^(\s*)\[(\d+)\]", re.M)  # a line of a passage that would start a passage of its own
 
 
 def decline_text(language: str) -> str:
@@ -94,10 +100,11 @@ def passage_label(hit: Hit) -> str:
 
 
 def as_data(text: str, line: bool = False) -> str:
-    """A document's field as a prompt carries it: it cannot open or close the evidence block, and a one-line
-    field (a title, a reference) cannot break into lines of its own, such as a forged "[2] ..." passage."""
+    """A document's field as a prompt carries it: it cannot open or close the evidence block, a one-line field
+    (a title, a reference) cannot break into lines of its own, and no line of a text can start a forged "[2] ..."
+    passage (it becomes "(2) ...")."""
     text = DELIMITER_RE.sub("[evidence tag removed]", text)
-    return " ".join(text.split()) if line else text
+    return " ".join(text.split()) if line else NUMBERED_LINE.sub(r"\1(\2)", text)
 
 
 def format_evidence(hits: list[Hit]) -> str:

@@ -278,3 +278,21 @@ def test_searching_history_tells_nothing_of_a_withheld_answer(app, roles):
         assert editors["id"] not in seen and total == all_total - 1  # neither the row nor its count
     assert mine["id"] in found(reviewer, "penicillin")[0]
     assert editors["id"] in {i["id"] for i in client.get("/api/history", headers=reviewer).get_json()["items"]}
+
+
+def test_sign_in_attempts_are_limited_per_name_from_every_address_and_cost_the_same_for_any_name(
+        app, roles, still_clock, monkeypatch):
+    client = app.test_client()
+
+    def attempt(name, n):
+        return client.post("/api/session", json={"name": name, "password": "nope nope nope"},
+                           environ_base={"REMOTE_ADDR": f"198.51.100.{n}"}).status_code
+
+    assert [attempt("learner", n) for n in range(11)] == [401] * 10 + [429]  # ten addresses, one name
+    assert attempt("reviewer", 99) == 401
+    checked = []
+    import web.accounts
+    real = web.accounts.check_password
+    monkeypatch.setattr(web.accounts, "check_password", lambda p, stored: checked.append(stored) or real(p, stored))
+    assert attempt("nobody-by-this-name", 50) == 401 and attempt("reviewer", 51) == 401
+    assert len(checked) == 2 and all(s.startswith("scrypt$") for s in checked)  # a hash is worked for either

@@ -7,7 +7,8 @@
 - evidenz://works: the library's works (documents by work, with their passage counts).
 `flask --app app mcp` serves them over stdio for Claude Desktop, coding agents and other local clients. They act
 for the server's owner, or, given --token, for that user (their tiers limit every result). Over HTTP
-(web/mcp_http.py) one server answers every request, each for its own reader, set in ACTING.
+(web/mcp_http.py) one server answers every request, each for its own reader, set in ACTING, and search and ask
+count against that reader's question limits.
 Does not: change the library or the history (the tools are read-only; an answer is not logged).
 """
 import json
@@ -65,7 +66,10 @@ def build_server(services, reader=None):
         top_k = max(1, min(int(top_k), MAX_TOP_K))
         try:
             filters = validate_filters(filters)
+            acting()[1]()  # a search embeds a query: it counts against the limits as a question does
         except ApiError as e:
+            raise ToolError(e.message) from None
+        except OverLimit as e:
             raise ToolError(e.message) from None
         hits = pipeline.retriever.search(query, top_k, filters=filters, hidden=hidden())
         return [{**passage_summary(h.chunk), "score": round(h.score, 4)} for h in hits]

@@ -142,7 +142,7 @@ def test_on_a_shared_server_the_tools_act_for_the_tokens_user_and_their_tiers(an
     assert unsigned.status_code == 401 and unsigned.headers["WWW-Authenticate"].startswith("Bearer")
 
 
-def test_ask_counts_against_the_users_question_limit(tmp_path, serve):
+def test_ask_and_search_count_against_the_users_question_limit(tmp_path, serve):
     app = library_app({"TESTING": True, "LIMIT_QUERIES_PER_MINUTE": 1}, tmp_path / "lib")
     token = make_user(app, "learner", "learner")
 
@@ -151,6 +151,14 @@ def test_ask_counts_against_the_users_question_limit(tmp_path, serve):
 
     first, second = session_run(serve(app).url + "/mcp", work, token=token)
     assert not first.is_error and payload(first)["citations"]
+    assert second.is_error and "Try again in" in second.content[0].text
+
+    async def searching(session):  # the probe of 2026-11-25: search had no limit
+        return [await session.call_tool("search", {"query": KETTLE}) for _ in range(2)]
+
+    other = library_app({"TESTING": True, "LIMIT_QUERIES_PER_MINUTE": 1}, tmp_path / "lib2")
+    first, second = session_run(serve(other).url + "/mcp", searching, token=make_user(other, "learner", "learner"))
+    assert not first.is_error and payload(first)
     assert second.is_error and "Try again in" in second.content[0].text
 
 

@@ -1,9 +1,10 @@
 """The limits on each reader of a shared server, counted in the database so every process counts together.
 
 Per user: questions a minute, model-writer calls a day, upload bytes a day and jobs queued at once; per client
-address: questions a minute and sign-in attempts a minute; per user name: sign-in attempts a minute. Counts are fixed windows (a minute, a day) kept by
-`count_use` (storage/accounts.py, postgres/accounts.py), one atomic upsert per check; a request past a limit is
-refused with OverLimit, which the API answers 429 with Retry-After: the seconds until the window ends.
+address: questions a minute and sign-in attempts a minute; per user name: sign-in attempts a minute.
+Counts are fixed windows (a minute, a day) kept by `count_use` (storage/accounts.py, postgres/accounts.py), one
+atomic upsert per check; a request past a limit is refused with OverLimit, which the API answers 429 with
+Retry-After: the seconds until the window ends.
 A setting of 0 turns that limit off. A personal server has no limits.
 Does not: know requests (web/ passes the user, the address and the settings).
 """

@@ -1,6 +1,6 @@
 """The issue's questions in the chat page, in a real headless Chromium, on the real default library with the
-offline writer: a country's population from the country's own passage, a decline for what the library does not
-say, and a follow-up asked as one question."""
+offline writer: the Moon's distance from the Moon's own passage, a country's population only from the country's, a
+decline for what the library does not say, and a follow-up asked as one question."""
 from pathlib import Path
 
 import pytest
@@ -23,11 +23,13 @@ def default_app():
 def test_the_answer_cites_the_subjects_own_passage_and_a_missing_fact_is_declined(default_app, page, serve):
     page.goto(serve(default_app).url)
     page.wait_for_selector(".health.ok")
-    turn = ask(page, "What is the population of Switzerland?")
+    turn = ask(page, "How far is the Moon from the Earth?")
+    assert "384,399" in turn.locator(".answer").text_content() and turn.locator(".verdict").is_hidden()
+    assert turn.locator(".passage.cited .passage-title").all_text_contents() == ["Moon"]  # not Callisto
+    turn = ask(page, "What is the population of Switzerland?")  # Switzerland's own passage, not Zurich's
     assert "9 million" in turn.locator(".answer").text_content()
-    assert turn.locator(".verdict").is_hidden()
-    cited = turn.locator(".passage.cited .passage-title").all_text_contents()
-    assert cited == ["Switzerland"]
+    assert "Zurich is the largest city" not in turn.locator(".answer").text_content()
+    assert turn.locator(".passage.cited .passage-title").all_text_contents() == ["Switzerland"]
     turn = ask(page, "What languages are spoken in Switzerland?")
     assert turn.locator(".verdict").text_content() == "Not answered by the sources"
     OUTPUT.mkdir(exist_ok=True)

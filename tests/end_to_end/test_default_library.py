@@ -37,8 +37,10 @@ def first_sentence(body):
 
 def test_a_countrys_population_comes_from_the_country_not_its_largest_city(client):
     body = ask(client, "What is the population of Switzerland?")
-    assert not body["declined"] and "9 million" in first_sentence(body)
-    assert set(cited_titles(body)) == {"Switzerland"}
+    # Zurich's population is never given as Switzerland's. The decision now declines this one (the judge rates the
+    # "9 million people" sentence 0.28: README, issue 31), and then says what Switzerland's own passage holds.
+    assert set(cited_titles(body)) == {"Switzerland"} and "Zurich is the largest city" not in body["answer"]
+    assert "9 million" in (body["answer"] if body["declined"] else first_sentence(body))
 
 
 def test_the_moons_distance_comes_from_the_moon_not_another_moon(client):

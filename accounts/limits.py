@@ -87,5 +87,6 @@ def check_sign_in(store, config, address: str) -> None:
 def check_sign_in_name(store, name: str) -> None:
     """At most SIGN_INS_PER_NAME_PER_MINUTE attempts a minute for one user name, from all addresses together, so a
     password cannot be guessed from many addresses at once (a name that does not exist is counted the same)."""
-    count(store, f"s:n:{name[:64]}", SIGN_INS_PER_NAME_PER_MINUTE, MINUTE,
+    key = name[:64].replace("\x00", "")  # PostgreSQL holds no NUL; the name with one is no one's anyway
+    count(store, f"s:n:{key}", SIGN_INS_PER_NAME_PER_MINUTE, MINUTE,
           "Too many sign-in attempts for this name")

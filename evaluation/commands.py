@@ -263,5 +263,5 @@ def build_pointed_set(db: Path, out: Path, seed: int):
         raise click.ClickException(str(exc)) from exc
 
 
-commands = [build_pointed_set, eval_command, check_agreement_command, bench_command, bench_ingest_command, calibrate_support_command,
-            calibrate_decline_command, calibrate_judge_command, *training_commands]
+commands = [build_pointed_set, eval_command, check_agreement_command, bench_command, bench_ingest_command,
+            calibrate_support_command, calibrate_decline_command, calibrate_judge_command, *training_commands]

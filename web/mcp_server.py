@@ -78,9 +78,10 @@ def build_server(services, reader=None):
                              "(or canonical reference) that search gave.")
     def fetch(id: str) -> dict:
         view = pipeline.retriever.library.current()
-        chunks = [c for _, c in found] if (found := passage(view, id, Scope(excluded=hidden()))) else []
-        if not chunks:
+        found = passage(view, id, Scope(excluded=hidden()))
+        if not found:
             raise ToolError(f"No passage {id[:100]!r} in the library; ids come from the search tool.")
+        chunks = [c for _, c in found]
         before, after = around(view, found)
         return {**passage_summary(chunks[0], len(chunks[0].text)), "text": "\n".join(c.text for c in chunks),
                 "section_path": list(chunks[0].section_path), "before": before.text if before else None,

@@ -62,11 +62,11 @@ UNITS = {
     "age": r"years?|aged|old|centuries|million years|billion years",
     "temperature": r"°|degrees?|kelvin|celsius|fahrenheit|K|C|F",
     "duration": r"years?|months?|weeks?|days?|hours?|minutes?|seconds?|centuries|decades?|millennia",
-    "frequency": r"times|per|every|annually|yearly|daily|weekly|monthly|once|twice|annual|biennial|weekly|daily",
+    "frequency": r"times|per|every|annually|yearly|daily|weekly|monthly|once|twice|annual|biennial",
 }
 UNITS["extent"] = UNITS["length"] + "|" + UNITS["duration"]  # "how long": a length or a time
 UNITS["size"] = "|".join([UNITS["length"], UNITS["mass"], r"km2|km²|sq|square|cubic|hectares?|acres?|litres?|liters?|"
-                                                           r"met(?:re|er)s?|foot"])
+                                                           r"foot"])
 UNITS["amount"] = r"\S"
 POPULATION = regex.compile(r"\b(?:population|people|inhabitants|residents|citizens|populous|followers|adherents|"
                            r"speakers|members|users|persons|individuals|believers)\b", regex.I)
@@ -192,9 +192,9 @@ def agree(asks: Asks, sentence: str, heading: str, first_sentence: str) -> Agree
     else:
         mentioned = share(asks.subject, words(sentence) | passage_subject(heading, first_sentence)) > 0
     titled = name_runs(heading)
-    led = bool(titled) and same_name(tuple(tuple(run) for run in titled), name_runs(" ".join(opening(first_sentence)[0])))
-    about_title = bool(titled) and (same_name(tuple(tuple(run) for run in titled), name_runs(" ".join(lead)))
-                                    or (refers and led))  # this sentence is about its passage's own named subject
+    title = tuple(tuple(run) for run in titled)
+    led = bool(titled) and same_name(title, name_runs(" ".join(opening(first_sentence)[0])))
+    about_title = bool(titled) and (same_name(title, name_runs(" ".join(lead))) or (refers and led))  # its own
     if asks.runs and about_title:  # its title's subject: another one only when the question never names it
         own = same_name(asks.runs, titled) or title_words(heading) <= asks.words
         level = "own" if own else "mentions" if mentioned else "other"

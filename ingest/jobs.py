@@ -156,6 +156,8 @@ class Ingestor:
 
     def _ingest(self, job: Job) -> str:
         """Parse, chunk, embed and index the job's file; returns the final stage ("done" or "unchanged")."""
+        if self._committed(job):  # its worker was killed after the commit, before it could say so
+            return "done"
         if not job.stored_path or not self.files.exists(job.stored_path):
             raise RejectedFile("the uploaded file is gone (it was removed before it could be indexed); upload it again")
         key = job.stored_path
@@ -205,6 +207,18 @@ class Ingestor:
             self.files.remove(key)
         self.store.update_job(job.id, done=len(chunks), total=len(chunks))
         return "done"
+
+    def _committed(self, job: Job) -> bool:
+        """Whether this job's document is already in the library (its kept file is the job's own); its upload,
+        if still there, is removed and its count set."""
+        kept = self.files.kept_key(f"{job.id}{Path(job.stored_path or '').suffix}")
+        if self.store.source_path(job.document_id) != kept:
+            return False
+        if job.stored_path and self.files.is_upload(job.stored_path):
+            self.files.remove(job.stored_path)
+        count = self.store.document(job.document_id).chunk_count
+        self.store.update_job(job.id, done=count, total=count)
+        return True
 
     def _embed(self, job_id: str, chunks: list[Chunk]) -> np.ndarray:
         """The chunks' vectors, embedded in batches of like length with the job's progress updated after each."""

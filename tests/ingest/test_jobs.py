@@ -55,6 +55,18 @@ def test_a_failed_reindex_keeps_the_documents_file(tmp_path):
     assert list(ingestor.files.kept.iterdir()) == [source] and ingestor.store.document("kettles").chunk_count >= 2
 
 
+def test_a_job_whose_worker_died_after_the_commit_is_done_not_failed(tmp_path):
+    ingestor = Ingestor(corpus.build(CORPUS, FakeEmbedder(), tmp_path / "lib", 1200, 200))
+    job = ingestor.submit_file(BOOK.encode(), "kettles.txt", {})
+    ingestor.run_pending()
+    chunks = ingestor.store.document("kettles").chunk_count
+    ingestor.store.update_job(job.id, status="queued", stage="indexing")  # killed before it could say "done"
+    assert ingestor.run_pending() == 1
+    job = ingestor.store.job(job.id)
+    assert (job.status, job.error, job.total) == ("done", None, chunks)
+    assert ingestor.store.document("kettles").chunk_count == chunks
+
+
 SEIFIM = [{"ref": "Shulchan Arukh, Orach Chayim 2:5", "he": "לא ילבש שני בגדים ביחד:"},
           {"ref": "Shulchan Arukh, Orach Chayim 2:6", "he": "אסור לילך בקומה זקופה: הגה ויכסה כל גופו:"}]
 

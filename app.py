@@ -103,13 +103,16 @@ DEFAULTS = {
     "HISTORY_DB": "data/history.sqlite3",  # every answer, conversations, feedback and reviews
     "ALLOWED_HOSTS": "",  # names the server answers to besides localhost and its bind address, comma-separated (web/guard.py)
     "BIND_HOST": "",  # the address `serve` binds (set by it)
-    "TORCH_THREADS": 1,  # torch threads of the process under `serve`: concurrent requests share the cores (web/server.py)
+    "TORCH_THREADS": 0,  # torch threads of a model call under `serve`; 0: every core, calls taking turns (search/compute.py)
     # PostgreSQL + pgvector instead of the embedded files: the library, its search, jobs and history (README)
     "DATABASE_URL": os.environ.get("DATABASE_URL", ""),
     "DATABASE_SCHEMA": "evidenz",  # one installation's tables; several may share a database
     "DATABASE_POOL": 10,  # connections per process
     "DATABASE_TIMEOUT_MS": 30_000,  # statement timeout
     "INGEST_WORKER": True,  # run ingest jobs in this process; false: leave them to `flask --app app ingest-worker`
+    # between jobs, the worker computes and keeps each passage's sentence vectors (search/sentence_vectors.py);
+    # None: on, except in tests (TESTING), whose many short-lived apps must not each warm the default library
+    "WARM_SENTENCES": None,
     # users (web/auth.py): "required" makes even a loopback server ask for sign-in; a public bind address or any
     # user created does too. The limits on each user and address of a shared server (accounts/limits.py):
     "AUTH": "",
@@ -161,7 +164,15 @@ def build(config) -> Services:
              else {"backend": "embedded", "path": str(config["LIBRARY_DIR"])})
     info = {"library": where, "load_seconds": round(time.perf_counter() - started, 2)}
     log.info("pipeline loaded in %.1f s", info["load_seconds"])
-    return Services(pipeline, library, Ingestor(library, upload_limits(config)), info)
+    return Services(pipeline, library, Ingestor(library, upload_limits(config), warm=warms(config)), info)
+
+
+def warms(config) -> bool:
+    """Whether the ingest worker warms the library's sentence vectors (WARM_SENTENCES)."""
+    setting = config["WARM_SENTENCES"]
+    if setting is None:
+        return not config["TESTING"]
+    return setting not in (False, 0, "0", "false", "no", "off")
 
 
 def share_provider_state(services: Services | None, history: History | None) -> Services | None:

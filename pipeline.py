@@ -85,11 +85,13 @@ class Pipeline:
                                  float(alpha_he), bool(config["COMMUNITY_BOOST"]), float(config["SECTION_WEIGHT"]))
         classifier = QueryClassifier.load(Path(config["CLASSIFIER_DIR"]))
         judge = AnswerabilityJudge.load(Path(config["JUDGE_DIR"])) if config["JUDGE_DIR"] else None
-        writers = {"offline": ExtractiveWriter(embedder, judge=judge), **hosted_writers(config)}
+        # the passages' sentences through the library's kept vectors (search/sentence_vectors.py)
+        sentences = getattr(library, "sentences", None) if embedder is library.embedder else None
+        writers = {"offline": ExtractiveWriter(sentences or embedder, judge=judge), **hosted_writers(config)}
         default = config["GENERATOR"] or next(n for n in ("gemini", "claude", "openai", "offline") if n in writers)
         if default not in writers:
             raise ValueError(f"GENERATOR={default!r} is not configured; available: {sorted(writers)} (set its API key)")
-        verifier = Verifier(embedder, config["SUPPORT_THRESHOLD"])  # None: the embedder's own (search/embedders.py)
+        verifier = Verifier(sentences or embedder, config["SUPPORT_THRESHOLD"])  # None: the embedder's own (search/embedders.py)
         info = {"classifier": {"path": str(config["CLASSIFIER_DIR"]), "encoder": classifier.encoder_name},
                 "embedder": embedder.name, "reranker": reranker.name if reranker else None,
                 "judge": judge.describe() if judge else None}

@@ -105,7 +105,7 @@ def ingest_worker(once: bool):
     from search.embedding import Embedder
 
     config = current_app.config
-    ingestor = Ingestor(open_library(config, Embedder.load(config["EMBEDDING_MODEL"])))
+    ingestor = Ingestor(open_library(config, Embedder.load(config["EMBEDDING_MODEL"])), warm=True)
     ingestor.library.reembed(progress=True)  # passages embedded from another form of text (search/reembed.py)
     click.echo(f"Ingest worker {os.getpid()} on {'PostgreSQL' if uses_postgres(config) else config['LIBRARY_DIR']}; "
                "Ctrl-C stops it (a job it was running is queued again for another worker).")
@@ -115,7 +115,25 @@ def ingest_worker(once: bool):
             click.echo(f"ran {ran} job(s); the library has {ingestor.store.stats()['chunks']:,} chunks")
         if once:
             return
-        time.sleep(1.0)
+        if not ingestor.warmer.step():  # between jobs, the passages' sentence vectors (search/sentence_vectors.py)
+            time.sleep(1.0)
 
 
-commands = [ingest_default, ingest_corpus, ingest, ingest_worker]
+@click.command("warm")
+@with_appcontext
+def warm():
+    """Compute and keep every passage's sentence vectors now (the server's worker does it in the background)."""
+    from ingest.warming import Warmer
+    from search.embedding import Embedder
+
+    config = current_app.config
+    warmer = Warmer(open_library(config, Embedder.load(config["EMBEDDING_MODEL"])))
+    started = time.perf_counter()
+    with click.progressbar(length=warmer.library.store.stats()["chunks"], label="warming passages") as bar:
+        while done := warmer.step():
+            bar.update(done)
+    click.echo(f"{warmer.warmed:,} passages warmed in {time.perf_counter() - started:.0f} s; "
+               f"{warmer.sentences.table.count():,} sentence vectors kept")
+
+
+commands = [ingest_default, ingest_corpus, ingest, ingest_worker, warm]

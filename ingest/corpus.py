@@ -69,7 +69,8 @@ def build(docs: list[Document], embedder, folder: Path, max_chars: int, overlap:
     """A new library in folder holding only docs (evaluation sets); whatever the folder held is replaced."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    for name in ("manifest.json", "library.sqlite3", "library.sqlite3-wal", "library.sqlite3-shm", "chunks.jsonl"):
+    for name in ("manifest.json", "library.sqlite3", "library.sqlite3-wal", "library.sqlite3-shm", "chunks.jsonl",
+                 "sentences.sqlite3", "sentences.sqlite3-wal", "sentences.sqlite3-shm"):
         (folder / name).unlink(missing_ok=True)
     library = Library.open(folder, embedder, create=True)
     library.replace_documents(corpus_entries(docs, embedder, max_chars, overlap, progress))

@@ -25,6 +25,7 @@ from postgres.search import CHUNK_COLUMNS, PgView, chunk
 from postgres.store import PgLeases, PgStore
 from search.library import LibraryError
 from search.reembed import Reembedding, embed_again, form_of, stale
+from search.sentence_vectors import PgTable, SentenceVectors
 
 WRITE_LOCK = 7_406_017
 # a passage for_models can change has one of these marks (PostgreSQL's regular expressions read the \u escapes)
@@ -55,6 +56,7 @@ class PgLibrary:
         self.leases = PgLeases(db)
         self.view = PgView(db, db.pgvector_version())
         self.reembedding: Reembedding | None = None  # passages whose vectors were made from another form of text
+        self.sentences = SentenceVectors(embedder, PgTable(db))  # kept sentence vectors, shared by every server
 
     @classmethod
     def open(cls, db: Database, embedder, create_schema: bool = False) -> "PgLibrary":
@@ -75,6 +77,14 @@ class PgLibrary:
         if form_of(embedder) is not None and meta.get("model_form") != embedder.form:
             library._find_stale()
         return library
+
+    def passage_pages(self, size: int):
+        """Every passage of the library, size at a time, in library order (what the worker warms)."""
+        last = 0
+        while rows := self.db.execute(f"SELECT {CHUNK_COLUMNS} FROM chunks WHERE id > %s ORDER BY id LIMIT %s",
+                                      (last, size)):
+            last = rows[-1][0]
+            yield [chunk(r) for r in rows]
 
     def reembed(self, progress: bool = False) -> int:
         """Embed again the passages whose vectors were made from another form of text; returns how many."""

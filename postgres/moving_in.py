@@ -56,8 +56,23 @@ def import_library(folder: Path, target, progress=None) -> dict:
             {**job, "options": Jsonb(json.loads(job["options"])), "warnings": Jsonb(json.loads(job["warnings"])),
              "status": "queued" if job["status"] == "running" else job["status"]})
         counts["jobs"] += 1
+    counts["sentence_vectors"] = _sentence_vectors(source.sentences.table, target.sentences.table)
     counts["seconds"] = round(time.perf_counter() - started, 1)
     return counts
+
+
+def _sentence_vectors(source, target) -> int:
+    """Copy the kept sentence vectors and warmed passages (search/sentence_vectors.py); their keys name the model."""
+    copied, db = 0, source.db
+    for table, put in (("vectors", target.put), ("warmed", target.mark)):
+        cursor = db.execute(f"SELECT * FROM {table}")
+        while rows := cursor.fetchmany(5000):
+            if table == "vectors":
+                put({bytes(k): np.frombuffer(v, dtype=np.float32) for k, v in rows})
+                copied += len(rows)
+            else:
+                put([bytes(r[0]) for r in rows])
+    return copied
 
 
 def import_history(path: Path, target_db) -> int:

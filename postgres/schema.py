@@ -234,4 +234,8 @@ MIGRATIONS = [
         "CREATE TABLE {schema}.usage (key text NOT NULL, window_start bigint NOT NULL, count integer NOT NULL, "
         "PRIMARY KEY (key, window_start))",
     ],
+    [  # passage sentences' vectors, computed once (search/sentence_vectors.py), and the passages warmed
+        "CREATE TABLE {schema}.sentence_vectors (key bytea PRIMARY KEY, vector bytea NOT NULL)",
+        "CREATE TABLE {schema}.warmed_passages (key bytea PRIMARY KEY)",
+    ],
 ]

@@ -12,6 +12,8 @@ from pathlib import Path
 import torch
 from torch import nn
 
+from search.compute import turn
+
 log = logging.getLogger(__name__)
 
 LABELS = ["factual_lookup", "explanation", "reasoning", "calculation"]
@@ -71,7 +73,8 @@ class QueryClassifier(nn.Module):
     def classify(self, question: str) -> tuple[str, float]:
         """The most likely label of question and its probability."""
         self.eval()
-        probs = torch.softmax(self([question])[0], dim=-1)
+        with turn():  # search/compute.py
+            probs = torch.softmax(self([question])[0], dim=-1)
         best = int(probs.argmax())
         return self.labels[best], float(probs[best])
 

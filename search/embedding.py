@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from hebrew.normal import MODEL_FORM, for_models
+from search.compute import turn
 from search.embedders import INT8, settings
 
 log = logging.getLogger(__name__)
@@ -97,8 +98,9 @@ class Embedder:
             raise ValueError(f"role must be one of {ROLES}, not {role!r}")
         # sentence-transformers adds the model's "query" or "document" prompt, or nothing when it has none
         encode = self.model.encode_query if role == "query" else self.model.encode_document
-        vectors = encode([for_models(t) for t in texts], batch_size=batch_size, normalize_embeddings=True,
-                         show_progress_bar=progress, convert_to_numpy=True)
+        with turn():  # search/compute.py
+            vectors = encode([for_models(t) for t in texts], batch_size=batch_size, normalize_embeddings=True,
+                             show_progress_bar=progress, convert_to_numpy=True)
         return np.asarray(vectors, dtype=np.float32).reshape(len(texts), self.dim)
 
     def embed_queries(self, texts: list[str], batch_size: int = 32) -> np.ndarray:

@@ -28,6 +28,8 @@ from hebrew import analyzer
 from models import Chunk, DocumentInfo
 from search.bm25 import BM25
 from search.reembed import Reembedding, embed_again, form_of, stale
+from search.sentence_vectors import FILE as SENTENCES_FILE
+from search.sentence_vectors import SentenceVectors, SqliteTable
 from search.view import View
 from storage.files import LocalFiles
 from storage.leases import FileLeases
@@ -78,6 +80,7 @@ class Library:
         self.files = LocalFiles(self.folder)  # uploads and the documents' sources
         self.leases = FileLeases(self.folder / "jobs")  # which process runs which ingest job
         self.reembedding: Reembedding | None = None  # passages whose vectors were made from another form of text
+        self.sentences = SentenceVectors(embedder, SqliteTable(self.folder / SENTENCES_FILE))  # kept sentence vectors
 
     @classmethod
     def open(cls, folder: Path, embedder, create: bool = False) -> "Library":
@@ -118,6 +121,12 @@ class Library:
         return Relations(self.store)
 
     # changes
+
+    def passage_pages(self, size: int):
+        """Every passage of the library, size at a time, in library order (what the worker warms)."""
+        rowids = [r[0] for r in self.store.db.execute("SELECT rowid FROM chunks ORDER BY rowid")]
+        for start in range(0, len(rowids), size):
+            yield [chunk for _, chunk, _ in self.store.chunk_rows(rowids[start:start + size])]
 
     def reembed(self, progress: bool = False) -> int:
         """Embed again the passages whose vectors were made from another form of text; returns how many."""

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from hebrew.normal import for_models
+from search.compute import turn
 from search.embedding import load_sentence_transformer
 
 log = logging.getLogger(__name__)
@@ -42,5 +43,6 @@ class Reranker:
         if not passages:
             return np.zeros(0)
         query = for_models(query)
-        scores = self.model.predict([(query, for_models(p)) for p in passages], batch_size=32, show_progress_bar=False)
+        with turn():  # search/compute.py
+            scores = self.model.predict([(query, for_models(p)) for p in passages], batch_size=32, show_progress_bar=False)
         return np.asarray(scores, dtype=np.float64)

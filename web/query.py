@@ -3,8 +3,11 @@
 A question's body is checked by validation.py; the conversation's last turns come from the history, the
 pipeline answers, and the answer is logged and shaped here (shaping.py).
 """
+import os
+import threading
 import time
 from contextlib import closing
+from pathlib import Path
 
 from flask import Blueprint, Response, current_app, request, stream_with_context
 
@@ -43,13 +46,26 @@ def health():
             library = {"backend": library.get("backend")}
         if (pending := reembedding(live.library)) is not None:  # its pointed passages' vectors are being made again
             library["reembed"] = {"state": pending["state"]} if limited else pending
+        if not limited and (warmer := getattr(live.ingestor, "warmer", None)) is not None:
+            library["sentences"] = {"state": warmer.state, "warmed": warmer.warmed}  # search/sentence_vectors.py
         return {"status": "ok", "access": "shared" if shared() else "personal", **described, **live.info,
-                "library": library,
+                "library": library, **({} if limited else {"process": process()}),
                 "providers": shared_providers(described["providers"]),
                 **({"database": state} if database is not None else {})}
     if loading.error:
         return {"status": "error", "error": loading.error}, 503
     return {"status": "loading"}, 503
+
+
+def process() -> dict:
+    """This server process: its id, resident memory and threads (what a load run watches)."""
+    try:
+        status = dict(line.split(":", 1) for line in Path("/proc/self/status").read_text().splitlines() if ":" in line)
+        rss_mb, threads = int(status["VmRSS"].split()[0]) / 1024, int(status["Threads"])
+    except (OSError, KeyError, ValueError):  # not Linux: the peak so far
+        import resource
+        rss_mb, threads = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, threading.active_count()
+    return {"pid": os.getpid(), "rss_mb": round(rss_mb, 1), "threads": threads}
 
 
 def reembedding(library) -> dict | None:

@@ -4,9 +4,9 @@ waitress reads every request whole (headers and body) in its event loop before a
 so a client that sends its request slowly, or never finishes it, holds a socket and no thread: fifty such
 clients cost the server nothing while the others are answered. A connection idle for CHANNEL_TIMEOUT seconds
 is dropped. One process holds the models, the indexes and the ingest worker once; its threads answer
-requests side by side. torch is set to TORCH_THREADS threads (default 1) for the whole process, so each
-request's torch work stays on one core and concurrent requests share the cores instead of every request
-spreading over all of them and fighting the others.
+requests side by side. torch is set to TORCH_THREADS threads for the whole process (search/compute.py): by
+default every core, with model calls taking turns, so one question gets the whole machine and concurrent ones
+queue for the models instead of fighting over the cores; 1 runs calls side by side, a core each.
 A server bound to a public address (or with AUTH=required) refuses to start until it has a user (web/auth.py).
 Behind a TLS proxy, TRUSTED_PROXY names its address: its X-Forwarded-For then gives the client's address (what the
 per-address limits count) and its X-Forwarded-Proto the scheme (so the session cookie is Secure); from any other
@@ -19,6 +19,7 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
+from search import compute
 from web.auth import shared
 from web.bodies import limit_bodies
 from web.shutdown import install as install_shutdown
@@ -29,13 +30,6 @@ THREADS = 8
 CONNECTION_LIMIT = 200  # open sockets, slow ones included; waitress refuses more until some close
 CHANNEL_TIMEOUT = 30  # seconds a connection may send nothing before it is dropped
 BODY_SLACK = 1024 * 1024  # multipart framing around the largest upload
-
-
-def set_torch_threads(count: int) -> None:
-    """Each request's torch work on count threads (concurrent requests share the cores)."""
-    import torch
-
-    torch.set_num_threads(max(1, int(count)))
 
 
 def create_server(app, host: str = "127.0.0.1", port: int = 5000, threads: int = THREADS,
@@ -81,7 +75,7 @@ def serve(host, port, threads, connection_limit, channel_timeout):
     """Load the models and the library, then serve the API and the page."""
     app = current_app._get_current_object()
     refuse_without_users(app, host)
-    set_torch_threads(app.config["TORCH_THREADS"])
+    torch_threads = compute.configure(app.config["TORCH_THREADS"])
     loader = app.extensions["rag"]
     if loader.services is None:
         loader.load()
@@ -90,7 +84,8 @@ def serve(host, port, threads, connection_limit, channel_timeout):
     loader.start_ingestor()
     server = create_server(app, host, port, threads, connection_limit, channel_timeout)
     install_shutdown(server)
-    click.echo(f"Evidenz serves http://{host}:{port} ({threads} threads, torch on {app.config['TORCH_THREADS']})")
+    click.echo(f"Evidenz serves http://{host}:{port} ({threads} threads, torch on {torch_threads}"
+               f"{', model calls taking turns' if torch_threads > 1 else ''})")
     server.run()
     server.task_dispatcher.shutdown()
     click.echo("Evidenz stopped: the requests in flight were answered.")

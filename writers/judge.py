@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from hebrew.normal import for_models
+from search.compute import turn
 from search.embedding import resolve_model
 from writers.decision import Decision
 
@@ -137,5 +138,6 @@ class AnswerabilityJudge:
                 chunk = [for_models(t) for t in texts[start:start + BATCH]]
                 batch = self.tokenizer([for_models(question)] * len(chunk), chunk, padding=True, truncation="longest_first",
                                        max_length=self.max_length, return_tensors="pt")
-                out.append(torch.sigmoid(self.model(**batch)).numpy())
+                with turn():  # search/compute.py
+                    out.append(torch.sigmoid(self.model(**batch)).numpy())
         return np.concatenate(out).astype(np.float64)

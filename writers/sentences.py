@@ -14,7 +14,7 @@ import regex
 
 from hebrew.words import STOP_WORDS, tokenize
 from ingest import structure
-from ingest.chunking import split_sentences
+from ingest.chunking import sentence_spans, split_sentences
 from models import Hit
 
 HEADING_WORDS = 10  # a first line this short without closing punctuation is a heading ("Chapter 3: Varroa Mites")
@@ -93,6 +93,14 @@ def cite(sentence: str, n: int) -> str:
     """The sentence with [n] placed before its final punctuation."""
     body, punct = re.match(r"(.*?)([.!?;:]*)$", sentence.strip(), re.S).groups()
     return f"{body} [{n}]{punct or '.'}"
+
+
+def forms(chunk) -> list[str]:
+    """The texts a passage's sentences are embedded as: each candidate under the passage's heading (what the offline
+    writer scores) and each sentence as the citation check reads it (search/sentence_vectors.py keeps them)."""
+    scored = [f"{chunk.heading}: {s}" for _, _, s in candidates([Hit(chunk, 0.0, 0.0, 0.0)])]
+    checked = [chunk.text[a:b] for a, b in sentence_spans(chunk.text) or [(0, len(chunk.text))]]  # verify.py's
+    return scored + checked
 
 
 def candidates(hits: list[Hit]) -> list[tuple[int, int, str]]:

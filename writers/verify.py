@@ -20,6 +20,7 @@ from hebrew.normal import normalise
 from ingest.chunking import sentence_spans
 from models import Hit, Statement
 from search.embedders import settings
+from search.sentence_vectors import passage_vectors
 from writers.arithmetic import holds as arithmetic_holds
 from writers.arithmetic import is_arithmetic
 
@@ -155,7 +156,10 @@ class Verifier:
         cited = sorted({n for c in claims for n in c.cited if 1 <= n <= len(hits)})
         spans = {n: sentence_spans(hits[n - 1].chunk.text) or [(0, len(hits[n - 1].chunk.text))] for n in cited}
         sentences = [hits[n - 1].chunk.text[a:b] for n in cited for a, b in spans[n]]
-        vectors = self.embedder.embed([c.plain for c in claims] + sentences) if cited else None  # one batch for all
+        # the passages' sentences are kept with the library; a claim is looked up (an offline answer's are passage
+        # sentences) but not kept
+        vectors = np.concatenate([passage_vectors(self.embedder, [c.plain for c in claims], keep=False),
+                                  passage_vectors(self.embedder, sentences)]) if cited else None
         best: dict[tuple[int, int], tuple[float, tuple[int, int]]] = {}
         offset = len(claims)
         for n in cited:

@@ -8,6 +8,7 @@ from builders import BOOK, logged_answer
 from conftest import WIKI_SAMPLE, FakeEmbedder
 from ingest import corpus
 from ingest.jobs import Ingestor
+from ingest.warming import Warmer
 from postgres.database import Database
 from postgres.schema import MIGRATIONS as PG_MIGRATIONS
 from postgres.library import PgLibrary
@@ -29,6 +30,8 @@ def test_upgrade_then_import_an_embedded_library_with_its_jobs_files_and_history
     ingestor.submit_file(BOOK.encode(), "kettles.txt", {"tier": "private"})
     ingestor.run_pending()
     waiting = ingestor.submit_file(BOOK.encode() + b"\nMore.", "later.txt", {})  # queued, not run
+    while Warmer(embedded).step():  # the passages' sentence vectors, kept
+        pass
     history = History(tmp_path / "history.sqlite3")
     answer_id = history.log(logged_answer())
     history.add_feedback(answer_id, "up", "clear")
@@ -49,6 +52,8 @@ def test_upgrade_then_import_an_embedded_library_with_its_jobs_files_and_history
     assert library.store.stats()["chunks"] == embedded.store.stats()["chunks"]
     kettles = library.store.document("kettles")
     assert kettles.tier == "private" and library.files.exists(library.store.source_path("kettles"))
+    assert library.sentences.table.count() == embedded.sentences.table.count() > 0
+    assert Warmer(library).step() == 0  # moved in warm: no passage's sentences are embedded again
     assert library.store.job(waiting.id).status == "queued" and library.files.exists(library.store.job(waiting.id).stored_path)
     for question in ("Who discovered penicillin?", "kettle whistle", "When did the Berlin Wall fall?"):
         a, b = Retriever(embedded, FakeEmbedder()).search(question), Retriever(library, FakeEmbedder()).search(question)

@@ -27,6 +27,7 @@ from ingest.commands import commands as ingest_commands
 from ingest.jobs import Ingestor
 from ingest.records import Limits
 from ingest.relations import relations_commands
+from ingest.warming import Warmer
 from pipeline import Pipeline
 from postgres.backend import open_history, open_library, uses_postgres
 from postgres.commands import db_commands
@@ -55,6 +56,7 @@ from web.query import bp as query_bp
 from web.relations import bp as relations_bp
 from web.server import serve
 from web.validation import IdConverter
+from writers.sentences import forms
 
 # Models come from local folders only; a hub is never contacted unless the user says so.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -164,7 +166,8 @@ def build(config) -> Services:
              else {"backend": "embedded", "path": str(config["LIBRARY_DIR"])})
     info = {"library": where, "load_seconds": round(time.perf_counter() - started, 2)}
     log.info("pipeline loaded in %.1f s", info["load_seconds"])
-    return Services(pipeline, library, Ingestor(library, upload_limits(config), warm=warms(config)), info)
+    warmer = Warmer(library, forms) if warms(config) else None
+    return Services(pipeline, library, Ingestor(library, upload_limits(config), warmer), info)
 
 
 def warms(config) -> bool:
@@ -249,6 +252,7 @@ def create_app(config=None, pipeline=None, library=None) -> Flask:
     loader = Loader(lambda: share_provider_state(build(app.config), history), share_provider_state(given, history))
     loader.run_jobs = bool(app.config["INGEST_WORKER"]) and app.config["INGEST_WORKER"] not in ("0", "false", "no")
     app.extensions["rag"] = loader
+    app.extensions["sentence_forms"] = forms  # what the worker commands warm (ingest/warming.py)
     if pipeline is None and app.config["LOAD_ON_START"]:
         loader.load()
         if loader.error:

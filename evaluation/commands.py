@@ -263,5 +263,29 @@ def build_pointed_set(db: Path, out: Path, seed: int):
         raise click.ClickException(str(exc)) from exc
 
 
+@click.command("bench-servers")
+@click.option("--clients", default=8, show_default=True, help="Clients asking at once, split between the servers.")
+@click.option("--seconds", default=60.0, show_default=True, help="How long each run loads its servers.")
+@click.option("--questions", "source", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              default=Path("data/eval/wiki-asked/queries.jsonl"), show_default=True,
+              help="The questions asked (a BEIR queries.jsonl, or one a line), each once before any again.")
+@with_appcontext
+def bench_servers_command(clients: int, seconds: float, source: Path):
+    """One app server, then two, on one PostgreSQL (evaluation/bench_servers.py); the last line is JSON."""
+    from evaluation import bench_servers
+    from evaluation.load import read_questions
+
+    if not 1 <= seconds <= 3600:
+        raise click.BadParameter("each run loads its servers from 1 second to an hour", param_hint="--seconds")
+    figures = bench_servers.report(Path(current_app.config["LIBRARY_DIR"]), clients, seconds, read_questions(source),
+                                   log=click.echo)
+    for run in figures["runs"]:
+        click.echo(f"{run['servers']} server(s): {run['requests_per_second']} questions/s, p50 {run['p50_ms']:,.0f} ms, "
+                   f"p95 {run['p95_ms']:,.0f} ms, {run['errors']} errors; per question {run['app_cpu_ms_per_question']}"
+                   f" ms of app CPU and {run['database_cpu_ms_per_question']} ms of database CPU")
+    click.echo(json.dumps(figures))
+
+
 commands = [build_pointed_set, eval_command, check_agreement_command, bench_command, bench_ingest_command,
+            bench_servers_command,
             calibrate_support_command, calibrate_decline_command, calibrate_judge_command, *training_commands]

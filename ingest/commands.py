@@ -102,10 +102,12 @@ def ingest(paths, **metadata):
 def ingest_worker(once: bool):
     """Run ingest jobs on their own: claim queued jobs (with any other workers) and index them."""
     from ingest.jobs import Ingestor
+    from ingest.warming import Warmer
     from search.embedding import Embedder
 
     config = current_app.config
-    ingestor = Ingestor(open_library(config, Embedder.load(config["EMBEDDING_MODEL"])), warm=True)
+    library = open_library(config, Embedder.load(config["EMBEDDING_MODEL"]))
+    ingestor = Ingestor(library, warmer=Warmer(library, current_app.extensions["sentence_forms"]))
     ingestor.library.reembed(progress=True)  # passages embedded from another form of text (search/reembed.py)
     click.echo(f"Ingest worker {os.getpid()} on {'PostgreSQL' if uses_postgres(config) else config['LIBRARY_DIR']}; "
                "Ctrl-C stops it (a job it was running is queued again for another worker).")
@@ -127,7 +129,8 @@ def warm():
     from search.embedding import Embedder
 
     config = current_app.config
-    warmer = Warmer(open_library(config, Embedder.load(config["EMBEDDING_MODEL"])))
+    library = open_library(config, Embedder.load(config["EMBEDDING_MODEL"]))
+    warmer = Warmer(library, current_app.extensions["sentence_forms"])
     started = time.perf_counter()
     with click.progressbar(length=warmer.library.store.stats()["chunks"], label="warming passages") as bar:
         while done := warmer.step():

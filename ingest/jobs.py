@@ -25,7 +25,6 @@ from ingest.course import course_outline
 from ingest.parsers import MAX_TITLE_CHARS, parse_file
 from ingest.records import Limits, RejectedFile, base_name, extension
 from ingest.structure import split
-from ingest.warming import Warmer
 from models import Chunk, DocumentInfo, Job
 from search.embedding import in_batches
 
@@ -45,9 +44,9 @@ def document_id(filename: str) -> str:
 class Ingestor:
     """Runs ingest and re-index jobs against one library."""
 
-    def __init__(self, library, limits=None, warm: bool = False):
+    def __init__(self, library, limits=None, warmer=None):
         self.library = library
-        self.warmer = Warmer(library) if warm else None  # between jobs, the passages' sentence vectors
+        self.warmer = warmer  # warming.Warmer: between jobs, the passages' sentence vectors
         self.store = library.store
         self.limits = limits or Limits()
         self.files = library.files  # uploads waiting for their job (under names the server made), and kept sources
@@ -138,8 +137,6 @@ class Ingestor:
         try:
             stage = self._ingest(job)
             self.store.update_job(job.id, status="done", stage=stage)
-            if self.warmer:
-                self.warmer.again()
         except RejectedFile as exc:
             self._fail(job, str(exc))
         except Exception:  # noqa: BLE001 - recorded for the user; the details go to the log

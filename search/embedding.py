@@ -8,7 +8,9 @@ Questions and passages are embedded through different calls, so a model trained 
 """
 import importlib
 import logging
+import threading
 import warnings
+from collections import OrderedDict
 from pathlib import Path
 
 import numpy as np
@@ -20,6 +22,8 @@ from search.embedders import INT8, settings
 log = logging.getLogger(__name__)
 
 ROLES = ("query", "passage")
+ASKED_KEPT = 64  # questions whose vectors an embedder remembers
+ASKED_LOCK = threading.Lock()  # held a moment around those memories (every embedder's)
 
 
 class ModelNotFound(RuntimeError):
@@ -80,6 +84,8 @@ class Embedder:
         self.model = model
         self.name = name
         self.dim = model.get_embedding_dimension()
+        # the last questions' vectors: search, the writer and its second look each read the question's
+        self._asked: OrderedDict[str, np.ndarray] = OrderedDict()
 
     @classmethod
     def load(cls, name: str) -> "Embedder":
@@ -104,8 +110,20 @@ class Embedder:
         return np.asarray(vectors, dtype=np.float32).reshape(len(texts), self.dim)
 
     def embed_queries(self, texts: list[str], batch_size: int = 32) -> np.ndarray:
-        """Vectors of questions (E5 reads them after "query: ")."""
-        return self.embed(texts, batch_size, role="query")
+        """Vectors of questions (E5 reads them after "query: "); one question's is remembered (ASKED_KEPT of them)."""
+        if len(texts) != 1:
+            return self.embed(texts, batch_size, role="query")
+        with ASKED_LOCK:
+            kept = self._asked.get(texts[0])
+            if kept is not None:
+                self._asked.move_to_end(texts[0])
+                return kept[None, :].copy()
+        vector = self.embed(texts, batch_size, role="query")
+        with ASKED_LOCK:
+            self._asked[texts[0]] = vector[0].copy()
+            while len(self._asked) > ASKED_KEPT:
+                self._asked.popitem(last=False)
+        return vector
 
     def embed_passages(self, texts: list[str], batch_size: int = 32, progress: bool = False) -> np.ndarray:
         """Vectors of the texts searched (E5 reads them after "passage: ")."""

@@ -9,6 +9,7 @@ from conftest import WIKI_SAMPLE, FakeEmbedder
 from ingest import corpus
 from ingest.jobs import Ingestor
 from ingest.warming import Warmer
+from writers.sentences import forms
 from postgres.database import Database
 from postgres.schema import MIGRATIONS as PG_MIGRATIONS
 from postgres.library import PgLibrary
@@ -30,7 +31,7 @@ def test_upgrade_then_import_an_embedded_library_with_its_jobs_files_and_history
     ingestor.submit_file(BOOK.encode(), "kettles.txt", {"tier": "private"})
     ingestor.run_pending()
     waiting = ingestor.submit_file(BOOK.encode() + b"\nMore.", "later.txt", {})  # queued, not run
-    while Warmer(embedded).step():  # the passages' sentence vectors, kept
+    while Warmer(embedded, forms).step():  # the passages' sentence vectors, kept
         pass
     history = History(tmp_path / "history.sqlite3")
     answer_id = history.log(logged_answer())
@@ -53,7 +54,7 @@ def test_upgrade_then_import_an_embedded_library_with_its_jobs_files_and_history
     kettles = library.store.document("kettles")
     assert kettles.tier == "private" and library.files.exists(library.store.source_path("kettles"))
     assert library.sentences.table.count() == embedded.sentences.table.count() > 0
-    assert Warmer(library).step() == 0  # moved in warm: no passage's sentences are embedded again
+    assert Warmer(library, forms).step() == 0  # moved in warm: no passage's sentences are embedded again
     assert library.store.job(waiting.id).status == "queued" and library.files.exists(library.store.job(waiting.id).stored_path)
     for question in ("Who discovered penicillin?", "kettle whistle", "When did the Berlin Wall fall?"):
         a, b = Retriever(embedded, FakeEmbedder()).search(question), Retriever(library, FakeEmbedder()).search(question)

@@ -11,6 +11,7 @@ from pipeline import Pipeline
 from retrieval import Retriever
 from search.sentence_vectors import SentenceVectors, SqliteTable
 from writers.offline import ExtractiveWriter
+from writers.sentences import forms
 from writers.verify import Verifier
 
 BOOK = ("Kettles\n\nA kettle boils water for tea. Copper kettles were made in Birmingham in 1790. "
@@ -41,7 +42,7 @@ def test_a_question_over_warm_passages_embeds_only_itself(backend):  # noqa: F81
     embedder.texts = []
     cold = ask(library, embedder)
     assert len(embedder.texts) >= 6  # every sentence of the passages shown, each under its heading, and the claims
-    Warmer(library).step()  # the whole test library is one page
+    Warmer(library, forms).step()  # the whole test library is one page
 
     embedder.texts = []
     warm = ask(library, embedder)
@@ -67,7 +68,7 @@ def test_what_is_computed_is_kept_once_and_read_back_the_same(backend):  # noqa:
 def test_warming_walks_the_library_once_and_again_after_a_job(tmp_path):
     embedder = CountingEmbedder()
     library = Backend("embedded", tmp_path / "lib").build(CORPUS, embedder)
-    ingestor = Ingestor(library, warm=True)
+    ingestor = Ingestor(library, warmer=Warmer(library, forms))
     embedder.texts = []
     while ingestor.warmer.step():
         pass

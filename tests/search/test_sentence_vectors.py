@@ -70,14 +70,17 @@ def test_warming_walks_the_library_once_and_again_after_a_job(tmp_path):
     library = Backend("embedded", tmp_path / "lib").build(CORPUS, embedder)
     ingestor = Ingestor(library, warmer=Warmer(library, forms))
     embedder.texts = []
+    assert ingestor.warmer.state == "warming"
     while ingestor.warmer.step():
         pass
+    assert ingestor.warmer.state == "warm"
     warmed = len(embedder.texts)
     assert warmed > 0 and ingestor.warmer.warmed == library.store.stats()["chunks"]
     assert ingestor.warmer.step() == 0 and len(embedder.texts) == warmed  # nothing owed until the library changes
 
     ingestor.submit_file(BOOK.encode(), "kettles.txt", {})
     ingestor.run_pending()
+    assert ingestor.warmer.state == "warming"  # the library's generation moved
     embedder.texts = []
     while ingestor.warmer.step():
         pass

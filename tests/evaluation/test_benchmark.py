@@ -38,6 +38,7 @@ def test_ingest_benchmark_parses_and_ingests_a_real_pdf():
 
 def test_query_stages_time_the_offline_writer_with_and_without_the_judge():
     from conftest import FakeEmbedder
+    from writers.answering import JUDGED
     from writers.offline import ExtractiveWriter
 
     class CountingJudge:
@@ -52,7 +53,7 @@ def test_query_stages_time_the_offline_writer_with_and_without_the_judge():
                                        judged=ExtractiveWriter(FakeEmbedder(), judge=judge))
     assert out["generate_offline_judged_p50_ms"] > 0 and out["generate_offline_p50_ms"] > 0
     assert out["judge_added_p50_ms"] == round(out["generate_offline_judged_p50_ms"] - out["generate_offline_p50_ms"], 2)
-    assert judge.calls and max(judge.calls) == 16  # the judge reads as many sentences as it does in an answer
+    assert judge.calls and max(judge.calls) == JUDGED  # the judge reads as many sentences as it does in an answer
     assert out["generate_offline_second_look_p95_ms"] >= out["generate_offline_second_look_p50_ms"] > 0
 
 

@@ -22,7 +22,7 @@ LAYERS = [
 ]
 TOP_LEVEL = {"README.md", "requirements.txt", "app.py", "pipeline.py", "models.py", "retrieval.py", "generator.py",
              "static", "data", "query_classifier_model", "tests",
-             "Makefile", "package.json", "package-lock.json", "pytest.ini"}
+             "Makefile", "package.json", "package-lock.json", "pytest.ini", "docs"}
 MAX_LINES = 300
 
 

@@ -1,17 +1,16 @@
-"""Every setting in app.DEFAULTS has a row in the README's configuration table, and every setting a row names is
+"""Every setting in app.DEFAULTS has a row in the configuration table (docs/configuration.md), and every setting a row names is
 one the app reads: a setting added without its documentation fails here."""
 import re
 from pathlib import Path
 
 from app import DEFAULTS
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+CONFIGURATION = Path(__file__).resolve().parents[1] / "docs" / "configuration.md"
 
 
 def documented() -> set[str]:
     """The settings named in the first cell of the configuration table's rows."""
-    text = README.read_text(encoding="utf-8")
-    table = text[text.index("## Configuration"):]
+    table = CONFIGURATION.read_text(encoding="utf-8")
     table = table[:table.index("\n\n", table.index("| setting |"))]
     return {name for row in re.findall(r"^\| ([^|]+) \|", table, re.M) for name in re.findall(r"`([A-Z_0-9]+)`", row)}
 

@@ -17,4 +17,5 @@ relations.py       flask --app app relations import | list: relations between pa
 course.py          course scripts: the course's title, link and instructor, each lesson's number, title and link
 catalog.py         the catalog: works with their sections (lessons, simanim, chapters); works by a loose name
 sections.py        the section and part filters of a search, read and matched against passages
+warming.py         the worker's pass that keeps each passage's sentence vectors, between jobs
 """

@@ -5,4 +5,7 @@ rewrite.py     a follow-up rewritten by the configured model, its reply checked,
 follow_up.py   the written rules: is it a follow-up, and its standalone form
 scope.py       a question naming a section ("lesson 2 of that course"): the filters of its search
 subjects.py    a question naming two subjects ("compare X and Y"): a search for each, answered apart
+asks.py        what a question asks for (its slot) and what it is about (its subject), by written rules
+referents.py   a follow-up's pronoun replaced by what it refers to
+halacha.py     whether a question is one of religious law
 """

@@ -139,3 +139,14 @@ def test_the_top_level_holds_the_fixed_files_and_the_packages():
     visible = {p.name for p in ROOT.iterdir() if not p.name.startswith(".")} - {"node_modules", "test-output"}
     assert visible - packages - TOP_LEVEL == set()
     assert packages == set().union(*LAYERS) - {"models", "retrieval", "generator", "pipeline", "app"}
+
+
+def test_each_package_map_lists_every_module():
+    """A package's __init__.py docstring names each of its modules (and sub-packages, as name/)."""
+    missing = []
+    for init in sorted(p for p in source_files() if p.name == "__init__.py" and p.relative_to(ROOT).parts[0] != "tests"):
+        doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))) or ""
+        members = [p.name for p in init.parent.glob("*.py") if p.name != "__init__.py"]
+        members += [d.name + "/" for d in init.parent.iterdir() if (d / "__init__.py").exists()]
+        missing += [f"{init.parent.relative_to(ROOT)}/{m}" for m in members if m not in doc]
+    assert missing == []

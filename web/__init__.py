@@ -20,4 +20,5 @@ server.py      `flask --app app serve`: waitress, which holds slow clients witho
 shutdown.py    SIGTERM: stop accepting, finish the requests and streams in flight, then exit
 logs.py        the request log: one JSON line per request, with its id, route, status, time and the answer's timings
 metrics.py     /metrics in Prometheus's text format: stage latencies, answers, circuits, jobs, library size
+bodies.py      who may send a large body: only an upload, and on a shared server only a signed-in one
 """

@@ -13,4 +13,11 @@ instructions.py      instructions planted in uploads: claims that tell the reade
 configured.py        the hosted writers a config names
 tools.py             the library as tools for a model writer: search_library, get_passage, list_works
 research.py          a model writer that searches for itself: the bounded loop of tool calls
+sentences.py         the passages' sentences as the offline writer reads them, and what a question names
+answering.py         which sentence answers: the judge's reading of the best candidates and their agreement
+agreement.py         whether a sentence agrees with the question's subject and slot
+judge.py             the answerability judge, a cross-encoder trained here
+decision.py          answer or decline, from all a look's signals
+calculation.py       calculation questions answered offline: each figure cited, the arithmetic shown
+arithmetic.py        an answer's arithmetic lines checked
 """

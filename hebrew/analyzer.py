@@ -56,7 +56,7 @@ TOKEN = regex.compile(
 )
 
 
-def normalize(text: str) -> str:
+def folded(text: str) -> str:
     """Case-folded text without Hebrew points or accents, with unified quotes and word separators as spaces."""
     return without_points(text.casefold()).translate(QUOTES).replace("''", '"')
 
@@ -78,7 +78,7 @@ def load_abbreviations(path: Path = ABBREVIATIONS) -> dict[str, tuple[str, ...]]
     with open(path, encoding="utf-8") as rows:
         for row in csv.reader(rows, delimiter="\t", quoting=csv.QUOTE_NONE):
             if row and not row[0].startswith("#") and len(row) >= 2:
-                table[normalize(row[0].strip()).translate(TO_PLAIN)] = tuple(m[0] for m in TOKEN.finditer(normalize(row[1])))
+                table[folded(row[0].strip()).translate(TO_PLAIN)] = tuple(m[0] for m in TOKEN.finditer(folded(row[1])))
     return table
 
 
@@ -113,7 +113,7 @@ def word_forms(word: str) -> tuple[tuple[str, ...], ...]:
 def _words(text: str, query: bool = False) -> list[tuple[str, ...]]:
     """Every word of a text containing Hebrew, each as its alternative forms (a query's without question words)."""
     words = []
-    for match in TOKEN.finditer(normalize(text)):
+    for match in TOKEN.finditer(folded(text)):
         if not match["he"]:
             words.append((match[0],))
         elif not (query and is_question_word(match["he"].translate(TO_PLAIN))):

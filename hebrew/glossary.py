@@ -17,7 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
-from hebrew.analyzer import HEBREW, TOKEN, analyze_query, normalize, strip_prefixes, word_forms
+from hebrew.analyzer import HEBREW, TOKEN, analyze_query, folded, strip_prefixes, word_forms
 from hebrew.normal import TO_PLAIN
 
 GLOSSARY = Path(__file__).resolve().parents[1] / "data" / "glossary.tsv"
@@ -26,7 +26,7 @@ MAX_PHRASE = 3  # words in the longest key
 
 def _tokens(text: str) -> list[str]:
     """The words of text, normalised as the analyzer does (case, points, quotes; final letters unified)."""
-    return [m[0].translate(TO_PLAIN).replace("'", "").replace('"', "") for m in TOKEN.finditer(normalize(text))]
+    return [m[0].translate(TO_PLAIN).replace("'", "").replace('"', "") for m in TOKEN.finditer(folded(text))]
 
 
 class Slot(NamedTuple):

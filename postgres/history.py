@@ -24,7 +24,7 @@ from storage.answers import (
     SUMMARY_COLUMNS,
     SUMMARY_NAMES,
     UnknownAnswer,
-    check_room,
+    check_feedback_room,
     check_search,
     checked_comment,
     checked_correction,
@@ -122,7 +122,8 @@ class PgHistory:
         def add(conn):
             if conn.execute("SELECT 1 FROM answers WHERE id = %s FOR UPDATE", (_key(answer_id),)).fetchone() is None:
                 raise UnknownAnswer(answer_id)
-            check_room(conn.execute("SELECT count(*) FROM feedback WHERE answer_id = %s", (answer_id,)).fetchone()[0])
+            given = conn.execute("SELECT count(*) FROM feedback WHERE answer_id = %s", (answer_id,)).fetchone()[0]
+            check_feedback_room(given)
             conn.execute("INSERT INTO feedback (answer_id, rating, comment, created_at) VALUES (%s, %s, %s, %s)",
                          (answer_id, rating, comment or None, time.time()))
             return dict(conn.execute("SELECT rating, count(*) FROM feedback WHERE answer_id = %s GROUP BY rating",

@@ -110,7 +110,7 @@ def checked_correction(status, corrected_text) -> str | None:
     return corrected_text
 
 
-def check_room(feedback_count: int) -> None:
+def check_feedback_room(feedback_count: int) -> None:
     """Refuse one more feedback entry for an answer that has MAX_FEEDBACK_PER_ANSWER."""
     if feedback_count >= MAX_FEEDBACK_PER_ANSWER:
         raise HistoryError(f"This answer already has {MAX_FEEDBACK_PER_ANSWER} feedback entries; no more are kept.")

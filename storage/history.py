@@ -34,7 +34,7 @@ from storage.answers import (  # noqa: F401 - the limits, SESSION_ID and the err
     SUMMARY_COLUMNS,
     HistoryError,
     UnknownAnswer,
-    check_room,
+    check_feedback_room,
     check_search,
     checked_comment,
     checked_correction,
@@ -247,7 +247,7 @@ class History:
         with Transaction(self.db) as db:
             self._require(db, answer_id)
             count = db.execute("SELECT count(*) FROM feedback WHERE answer_id = ?", (answer_id,)).fetchone()[0]
-            check_room(count)
+            check_feedback_room(count)
             db.execute("INSERT INTO feedback (answer_id, rating, comment, created_at) VALUES (?, ?, ?, ?)",
                        (answer_id, rating, comment or None, time.time()))
             counts = dict(db.execute("SELECT rating, count(*) FROM feedback WHERE answer_id = ? GROUP BY rating",

@@ -25,7 +25,7 @@ from question.scope import scope_of, section_asked
 from question.subjects import apart, subjects
 from retrieval import RetrievalConfig, Retriever
 from search.embedders import settings
-from search.follow_up import follow_up
+from search.missing_words import search_missing_words
 from search.related import passage_hit, with_related
 from search.reranker import Reranker
 from writers.configured import hosted_writers
@@ -197,7 +197,7 @@ class Pipeline:
             hits, reserve = hits[:top_k], hits[top_k:]
             found = [(standalone, filters or {}, [h.chunk.id for h in hits], None)]
             if query_type == "reasoning" or mode == "deep":
-                hits, followup = follow_up(standalone, hits, search)
+                hits, followup = search_missing_words(standalone, hits, search)
                 if followup:
                     found.append((followup["query"], filters or {}, [h.chunk.id for h in hits[len(found[0][2]):]], None))
         relations = getattr(self.retriever.library, "relations", None)

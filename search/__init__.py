@@ -9,7 +9,7 @@ tuned.py       the same with the upper layers fitted to the Shulchan Arukh (data
 sections.py    the second look over books with refs: a seif counts with its siman's best candidates
 reranker.py    the cross-encoder that re-scores fused candidates, when one is configured
 related.py     passages related to those found (a gloss that argues with its ruling) join the evidence
-follow_up.py   one more search for a reasoning question whose passages miss some of its words
+missing_words.py  one more search for a reasoning question whose passages miss some of its words
 view.py        what one search of an embedded library reads: an immutable view of its indexes
 reembed.py     passages embedded from another form of text, embedded again
 reach.py       the one gate by which a passage is reached by chunk id or reference

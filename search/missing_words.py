@@ -7,7 +7,7 @@ from models import Hit
 FOLLOW_UP_ADDED = 2  # passages a reasoning question's one follow-up retrieval may add
 
 
-def follow_up(question: str, hits: list[Hit], search) -> tuple[list[Hit], dict | None]:
+def search_missing_words(question: str, hits: list[Hit], search) -> tuple[list[Hit], dict | None]:
     """One more retrieval, never more, when the evidence for a reasoning question is weak.
 
     Weak means that content words of the question occur in none of the passages: the search missed a part

@@ -81,15 +81,15 @@ DEFAULTS = {
     "MAX_CHARS": 1200,
     "OVERLAP_CHARS": 200,
     "GENERATOR": "",  # "" picks gemini, then claude, then offline, by which keys are set
-    "GEMINI_API_KEY": os.environ.get("GEMINI_API_KEY") or os.environ.get("GOOGLE_API_KEY", ""),
+    "GEMINI_API_KEY": "",
     "GEMINI_MODEL": "gemini-2.5-flash",
     "GEMINI_BASE_URL": "",
-    "ANTHROPIC_API_KEY": os.environ.get("ANTHROPIC_API_KEY", ""),
+    "ANTHROPIC_API_KEY": "",
     "CLAUDE_MODEL": "claude-sonnet-4-5",
     "ANTHROPIC_BASE_URL": "",
     "OPENAI_BASE_URL": "",  # any OpenAI-compatible server, e.g. http://localhost:11434/v1 for Ollama
     "OPENAI_MODEL": "",
-    "OPENAI_API_KEY": os.environ.get("OPENAI_API_KEY", ""),
+    "OPENAI_API_KEY": "",
     # The model names a request may choose, besides each provider's default; any other name is a 400.
     "GEMINI_MODELS": "gemini-2.5-flash,gemini-2.5-pro,gemini-2.5-flash-lite",
     "CLAUDE_MODELS": "claude-sonnet-4-5,claude-opus-4-1,claude-haiku-4-5",
@@ -107,7 +107,7 @@ DEFAULTS = {
     "BIND_HOST": "",  # the address `serve` binds (set by it)
     "TORCH_THREADS": 0,  # torch threads of a model call under `serve`; 0: every core, calls taking turns (search/compute.py)
     # PostgreSQL + pgvector instead of the embedded files: the library, its search, jobs and history (README)
-    "DATABASE_URL": os.environ.get("DATABASE_URL", ""),
+    "DATABASE_URL": "",
     "DATABASE_SCHEMA": "evidenz",  # one installation's tables; several may share a database
     "DATABASE_POOL": 10,  # connections per process
     "DATABASE_TIMEOUT_MS": 30_000,  # statement timeout
@@ -228,6 +228,21 @@ class Loader:
             log.exception("could not load the pipeline")
 
 
+# settings also read without the FLASK_ prefix, as their providers' own tools name them (the first set wins)
+PLAIN_ENVIRONMENT = {"GEMINI_API_KEY": ("GEMINI_API_KEY", "GOOGLE_API_KEY"), "ANTHROPIC_API_KEY": ("ANTHROPIC_API_KEY",),
+                     "OPENAI_API_KEY": ("OPENAI_API_KEY",), "DATABASE_URL": ("DATABASE_URL",)}
+
+
+def plain_environment() -> dict:
+    """The settings the environment gives under their plain names (PLAIN_ENVIRONMENT)."""
+    found = {}
+    for setting, names in PLAIN_ENVIRONMENT.items():
+        value = next((os.environ[n] for n in names if os.environ.get(n)), None)
+        if value is not None:
+            found[setting] = value
+    return found
+
+
 def create_app(config=None, pipeline=None, library=None) -> Flask:
     """Create the Flask app; the pipeline and its library are built from the config unless a pipeline is given.
 
@@ -235,6 +250,7 @@ def create_app(config=None, pipeline=None, library=None) -> Flask:
     """
     app = Flask(__name__, static_folder="static", static_url_path="/static")
     app.config.from_mapping(DEFAULTS)
+    app.config.update(plain_environment())  # read now, not when this module is imported
     app.config.from_prefixed_env()
     if config:
         app.config.update(config)

@@ -15,12 +15,10 @@ from psycopg.types.json import Jsonb
 from accounts.roles import DEFAULT_TIER
 from models import DocumentInfo, Job
 from postgres.database import Database
+from storage.store import DOCUMENT_COLUMNS, FILTER_FIELDS  # one list for both backends
 
-DOCUMENT_COLUMNS = ("id", "title", "author", "language", "format", "work", "tier", "community", "filename",
-                    "owner", "content_hash", "status", "chunk_count", "created_at", "updated_at", "metadata")
 JOB_COLUMNS = ("id", "kind", "document_id", "filename", "stored_path", "options", "status", "stage", "done", "total",
                "error", "warnings", "owner", "created_at", "updated_at")
-FILTER_FIELDS = ("language", "work", "tier", "community")
 JOB_LOCK = 7_406_016  # advisory lock class of running jobs
 
 

@@ -26,6 +26,7 @@ class Warmer:
         self.forms = forms
         self.sentences = getattr(library, "sentences", None)
         self._pages = None
+        self._started_at: int | None = None  # the library's generation when this pass began
         self._done_at: int | None = None  # the library's generation when the last pass ended
         self.warmed = 0  # passages warmed by this process
 

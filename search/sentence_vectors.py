@@ -73,12 +73,14 @@ class SentenceVectors:
         """Compute and keep the sentence vectors of the passages not warmed yet (forms(chunk): the texts a passage's
         sentences are read as); returns how many passages were warmed."""
         keys = {chunk_key(self.model, c): c for c in chunks}
-        todo = {k: c for k, c in keys.items() if k not in self.table.warmed(list(keys))}
+        warmed = self.table.warmed(list(keys))
+        todo = {k: c for k, c in keys.items() if k not in warmed}
         if not todo:
             return 0
-        texts = list(dict.fromkeys(t for c in todo.values() for t in forms(c.bounded())))
+        # longest first, so each batch pads little (embedding.in_batches does the same)
+        texts = sorted({t for c in todo.values() for t in forms(c.bounded())}, key=len, reverse=True)
         for start in range(0, len(texts), WARM_BATCH):  # short turns at the models: questions wait little
-            self.embed(sorted(texts[start:start + WARM_BATCH], key=len))
+            self.embed(texts[start:start + WARM_BATCH])
         self.table.mark(list(todo))
         return len(todo)
 

@@ -31,7 +31,7 @@ from search.embedders import settings
 from writers.answering import KEEP_WITHIN, SENTENCES_PER_TYPE, Choice, decide, further
 from writers.calculation import calculate
 from writers.prompt import OPINIONS, decline_text, found_text, opposing_pairs, passage_label
-from writers.sentences import all_named, candidates, cite
+from writers.sentences import all_named, candidates, cite, scored_text
 
 PRONOUN_START = re.compile(r"(he|she|it|its|his|her|they|their|this|these|those)\b", re.I)
 
@@ -178,7 +178,7 @@ class ExtractiveWriter:
         # and a seif's ruling is read under its siman's topic ("דין המבשל בשבת")
         headings = [hit.chunk.heading for hit in hits]  # passage n's is headings[n - 1]
         asked_vector = self.embedder.embed_queries([question])[0]
-        similarity = self.embedder.embed([f"{headings[n - 1]}: {s}" for n, _, s in sentences]) @ asked_vector
+        similarity = self.embedder.embed([scored_text(headings[n - 1], s) for n, _, s in sentences]) @ asked_vector
         asked = content_words(question)
         titles = {n: content_words(text) for n, text in enumerate(headings, start=1)}
         overlap = np.array([len(asked & (content_words(s) | titles[n])) / max(1, len(asked)) for n, _, s in sentences])

@@ -98,9 +98,20 @@ def cite(sentence: str, n: int) -> str:
 def forms(chunk) -> list[str]:
     """The texts a passage's sentences are embedded as: each candidate under the passage's heading (what the offline
     writer scores) and each sentence as the citation check reads it (search/sentence_vectors.py keeps them)."""
-    scored = [f"{chunk.heading}: {s}" for _, _, s in candidates([Hit(chunk, 0.0, 0.0, 0.0)])]
-    checked = [chunk.text[a:b] for a, b in sentence_spans(chunk.text) or [(0, len(chunk.text))]]  # verify.py's
-    return scored + checked
+    scored = [scored_text(chunk.heading, s) for _, _, s in candidates([Hit(chunk, 0.0, 0.0, 0.0)])]
+    return scored + [chunk.text[a:b] for a, b in checked_spans(chunk.text)]
+
+
+def scored_text(heading: str, sentence: str) -> str:
+    """A candidate sentence as the offline writer's cheap score embeds it: under its passage's heading, so "His
+    discovery in 1928..." is known to be Fleming's."""
+    return f"{heading}: {sentence}"
+
+
+def checked_spans(text: str) -> list[tuple[int, int]]:
+    """The sentences of a passage as the citation check reads them (writers/verify.py): their character ranges, or
+    the whole passage when it has none."""
+    return sentence_spans(text) or [(0, len(text))]
 
 
 def candidates(hits: list[Hit]) -> list[tuple[int, int, str]]:

@@ -23,6 +23,7 @@ from search.embedders import settings
 from search.sentence_vectors import passage_vectors
 from writers.arithmetic import holds as arithmetic_holds
 from writers.arithmetic import is_arithmetic
+from writers.sentences import checked_spans
 
 MARKERS = re.compile(r"([ \t]?)\[(\d+(?:\s*,\s*\d+)*)\]")  # [1] or [1, 3], with the space before it, to remove both
 QUOTE = re.compile(r"[\"“”«»״]([^\"“”«»״]{3,})[\"“”«»״]")
@@ -146,7 +147,7 @@ class Verifier:
 
     def _best(self, claims: list[str], passage: str) -> tuple[np.ndarray, list[tuple[int, int]]]:
         """For each claim, its best cosine with a sentence of the passage and that sentence's span."""
-        spans = sentence_spans(passage) or [(0, len(passage))]
+        spans = checked_spans(passage)
         vectors = self.embedder.embed(claims + [passage[s:e] for s, e in spans])
         similarity = vectors[: len(claims)] @ vectors[len(claims):].T
         return similarity.max(axis=1), [spans[i] for i in similarity.argmax(axis=1)]
@@ -154,7 +155,7 @@ class Verifier:
     def check(self, claims: list[Claim], hits: list[Hit]) -> list[Check]:
         """Every (claim, cited passage) pair checked: validity, quotes, support and the span it rests on."""
         cited = sorted({n for c in claims for n in c.cited if 1 <= n <= len(hits)})
-        spans = {n: sentence_spans(hits[n - 1].chunk.text) or [(0, len(hits[n - 1].chunk.text))] for n in cited}
+        spans = {n: checked_spans(hits[n - 1].chunk.text) for n in cited}
         sentences = [hits[n - 1].chunk.text[a:b] for n in cited for a, b in spans[n]]
         # the passages' sentences are kept with the library; a claim is looked up (an offline answer's are passage
         # sentences) but not kept

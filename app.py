@@ -20,14 +20,14 @@ from flask import Flask
 
 from accounts.commands import users_commands
 from accounts.limits import SETTINGS as LIMIT_SETTINGS
-from evaluation.commands import commands as evaluation_commands
-from evaluation.load import load_command
+from benchmarks.commands import commands as benchmark_commands
 from ingest.chunking import max_passage_chars
 from ingest.commands import commands as ingest_commands
 from ingest.jobs import Ingestor
 from ingest.records import Limits
-from ingest.relations import relations_commands
+from ingest.relation_import import relations_commands
 from ingest.warming import Warmer
+from measuring.commands import commands as measuring_commands
 from pipeline import Pipeline
 from postgres.backend import open_history, open_library, uses_postgres
 from postgres.commands import db_commands
@@ -39,6 +39,7 @@ from storage import provider_state
 from storage.database import NewerSchema
 from storage.history import History
 from storage.store import Store
+from training.commands import commands as training_commands
 from web.accounts import bp as accounts_bp
 from web.auth import register_auth
 from web.catalog import bp as catalog_bp
@@ -48,15 +49,15 @@ from web.guard import register_guard
 from web.history import bp as history_bp
 from web.logs import register_logs
 from web.metrics import bp as metrics_bp
-from web.mcp_http import bp as mcp_bp
-from web.mcp_server import mcp_command
-from web.openai_api import bp as openai_bp
+from web.protocols.mcp_http import bp as mcp_bp
+from web.protocols.mcp_server import mcp_command
+from web.protocols.openai_api import bp as openai_bp
 from web.openapi import bp as openapi_bp
 from web.query import bp as query_bp
 from web.relations import bp as relations_bp
 from web.server import serve
 from web.validation import IdConverter
-from writers.sentences import forms
+from checks.sentences import forms
 
 # Models come from local folders only; a hub is never contacted unless the user says so.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -182,7 +183,7 @@ def share_provider_state(services: Services | None, history: History | None) -> 
     """Each model writer records how its calls go in the history file, so every worker's health says the same."""
     if services is not None and history is not None:
         for name, writer in services.pipeline.generator.writers.items():
-            if getattr(writer, "guard", None) is not None:
+            if writer.guard is not None:
                 writer.guard.publish = functools.partial(provider_state.save, history, name)
     return services
 
@@ -287,7 +288,7 @@ def create_app(config=None, pipeline=None, library=None) -> Flask:
     for blueprint in (query_bp, documents_bp, history_bp, accounts_bp, openai_bp, relations_bp, metrics_bp, mcp_bp,
                       openapi_bp, catalog_bp):
         app.register_blueprint(blueprint)
-    for command in ingest_commands + evaluation_commands + [serve, load_command, db_commands, users_commands,
-                                                            relations_commands, mcp_command]:
+    for command in (ingest_commands + measuring_commands + training_commands + benchmark_commands
+                    + [serve, db_commands, users_commands, relations_commands, mcp_command]):
         app.cli.add_command(command)
     return app

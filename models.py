@@ -188,7 +188,7 @@ class WriteRequest:
     language: str = "en"  # ISO 639-1 code of the answer's language ("he", "en", ...)
     model: str | None = None  # overrides the writer's configured model for this request
     halachic: bool = False  # a question of religious law: teach each source's opinion, never rule
-    untrusted: frozenset[int] = frozenset()  # numbers (hits, then reserve) of unvouched uploads (writers/instructions.py)
+    untrusted: frozenset[int] = frozenset()  # numbers (hits, then reserve) of unvouched uploads (checks/instructions.py)
     parts: tuple = ()  # a two-subject question: (subject, its search, its passage numbers) each, answered apart
     reserve: tuple = ()  # passages the search ranked after hits (to about rank 20): a second look when hits hold no answer
 
@@ -237,6 +237,26 @@ class Question:
     query_type: str
     query_type_confidence: float
     language: str  # the answer's language
+
+
+@dataclass(frozen=True)
+class Ask:
+    """One question as it is asked: what every stage of the pipeline reads (pipeline.py).
+
+    Settings left None take what the server and the query type choose.
+    """
+
+    question: str
+    turns: tuple[dict, ...] = ()  # the conversation's last turns, oldest first: a follow-up is rewritten from them
+    reader: object = None  # who asks (accounts/roles.Reader); None: every document may be searched
+    session_id: str | None = None  # the conversation it belongs to (a new one when None)
+    top_k: int | None = None  # passages to show (default: the query type's)
+    provider: str | None = None  # a configured writer ("offline", "claude", "gemini", "openai")
+    model: str | None = None  # the provider's model for this question
+    language: str | None = None  # the answer's language; None or "auto": the question's
+    filters: dict | None = None  # document_ids, language, work, tier, community, section, part
+    mode: str = "practical"  # practical, deep (more passages, a second search) or posek (every relation)
+    streaming: bool = True  # deltas while the answer is written; False: the whole answer at once
 
 
 @dataclass

@@ -1,10 +1,14 @@
 """The question-answering pipeline: rewrite a follow-up, classify the question, retrieve evidence, write a cited answer.
 
-The query type is not decoration: it picks how many candidates and passages retrieval takes,
-and the answer style the writer is asked for (and how many sentences the offline writer keeps).
-A model writer searches for itself (writers/research.py), up to max_searches times; any other writer gets the
-passages of the pipeline's search: one per subject of a two-subject question, within the section a question names.
-`Pipeline.load(config, library)` builds its parts from a config mapping; nothing loads at import time.
+A question arrives as one record (models.Ask) that every stage reads. The query type picks how many candidates
+retrieval takes and how many passages it shows, and the answer style the writer is asked for. Then one of two paths:
+- the plain path: the pipeline searches (one search per subject of a two-subject question, within the section a
+  question names, once more for the words a reasoning question's passages miss), shows the passages, and the chosen
+  writer answers from them;
+- the research path: a writer that uses tools searches for itself (writers/research.py), up to max_searches times;
+  when its provider fails, the plain path answers instead, offline.
+Either way the generator has the answer checked (checks/). `Pipeline.load(config, library)` builds the parts from a
+config mapping; the store, relations and catalog are given when the pipeline is built; nothing loads at import time.
 Does not: keep the conversation or log answers (the caller passes the last turns and logs the Result),
 or shape JSON (web/shaping.py does).
 """
@@ -12,69 +16,57 @@ import functools
 import logging
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from checks.declines import DECLINE
+from checks.instructions import untrusted_passages
+from checks.judge import AnswerabilityJudge
+from checks.verify import Verifier
 from generator import Generator
 from hebrew.script import detect_language
-from ingest.catalog import catalog, find_works
-from models import OPPOSING, RELATION_KINDS, Answer, Evidence, Hit, Question, Result, WriteRequest
+from models import OPPOSING, RELATION_KINDS, Answer, Ask, Evidence, Hit, Question, Result, WriteRequest
 from question.halacha import is_halachic
 from question.rewrite import rewrite
 from question.scope import scope_of, section_asked
-from question.subjects import apart, subjects
+from question.policy import DEEP_MAX, QUERY_POLICIES, SECOND_LOOK
+from question.subjects import apart, search_each, subjects
+from question.work import Found, Work
 from retrieval import RetrievalConfig, Retriever
+from search.catalog import catalog
 from search.embedders import settings
 from search.missing_words import search_missing_words
 from search.related import passage_hit, with_related
 from search.reranker import Reranker
 from writers.configured import hosted_writers
-from writers.instructions import untrusted_passages
-from writers.judge import AnswerabilityJudge
 from writers.offline import ExtractiveWriter
-from writers.prompt import DECLINE
-from writers.research import Researched, research
+from writers.research import Researched, research, unsearched_reply
 from writers.tools import MAX_SEARCHES, Toolbox, within
-from writers.verify import MARKERS, Verifier
-from writers.writer import ProviderError, status_of
+from writers.writer import ProviderError, Writer
 
 log = logging.getLogger(__name__)
 
-# Per query type: candidates from each retriever, passages shown and given to the writer.
-QUERY_POLICIES = {
-    "factual_lookup": {"candidates": 100, "top_k": 4},  # one fact: a shallow, precise search
-    "explanation": {"candidates": 200, "top_k": 5},
-    "reasoning": {"candidates": 200, "top_k": 6},  # weighs several facts: more evidence
-    "calculation": {"candidates": 200, "top_k": 5},
-}
-SUBJECT_MIN = 3  # passages searched for each subject of a two-subject question
-SECOND_LOOK = 20  # the search's depth: passages after those shown are the offline writer's second look
-# How a reader wants the sources taught (the seeds' modes): practical as the query type asks; deep research
-# takes twice the passages (at most DEEP_MAX) and searches once more for what any question's passages miss.
-MODES = ("practical", "deep", "posek")
-DEEP_MAX = 10
-# Under a reply a model writer gave without searching (a greeting, a question about the conversation)
-NOT_FROM_LIBRARY = {"en": "(This reply does not come from the library and cites no source.)",
-                    "he": "(תשובה זו אינה מן הספרייה ואינה מצטטת מקור.)"}
-CATALOG_ONLY = {"en": "(This reply comes from the library's catalog, not from its passages, and cites no source.)",
-                "he": "(תשובה זו מקטלוג הספרייה, לא מן המקורות עצמם, ואינה מצטטת מקור.)"}
-
 
 class Pipeline:
-    """Classifier, retriever and generator, wired together."""
+    """Classifier, retriever and generator, wired together over a library's store, relations and catalog."""
 
-    def __init__(self, classifier, retriever, generator, info: dict | None = None, max_searches: int = MAX_SEARCHES):
+    def __init__(self, classifier, retriever, generator, info: dict | None = None, max_searches: int = MAX_SEARCHES,
+                 store=None, relations=None, works: Callable | None = None):
         self.classifier = classifier
         self.retriever = retriever
         self.generator = generator
         self.info = info or {}  # what was loaded (classifier, embedder, reranker), for /api/health
         self.max_searches = max_searches  # a model writer's own searches per question; 0: it is given the passages
+        self.store = store  # who sees which documents, which are unvouched uploads; None: every document, vouched
+        self.relations = relations  # a passage argued with brings in its opponent; None: no relations
+        self.works = works or (lambda reader: catalog(*store.catalog_rows(reader)) if store is not None else [])
 
     @classmethod
     def load(cls, config, library, embedder=None) -> "Pipeline":
         """Build the pipeline over library from a config mapping (see app.py's defaults for the keys).
 
-        embedder: for questions and the writers' checks; by default the library's own.
+        embedder: for questions and the writers' checks; by default the library's own, with its kept sentence
+        vectors (search/sentence_vectors.py).
         """
         from question.classifier import QueryClassifier  # torch is imported when a pipeline is built, not with the app
 
@@ -85,18 +77,18 @@ class Pipeline:
                                  float(alpha_he), bool(config["COMMUNITY_BOOST"]), float(config["SECTION_WEIGHT"]))
         classifier = QueryClassifier.load(Path(config["CLASSIFIER_DIR"]))
         judge = AnswerabilityJudge.load(Path(config["JUDGE_DIR"])) if config["JUDGE_DIR"] else None
-        # the passages' sentences through the library's kept vectors (search/sentence_vectors.py)
-        sentences = getattr(library, "sentences", None) if embedder is library.embedder else None
-        writers = {"offline": ExtractiveWriter(sentences or embedder, judge=judge), **hosted_writers(config)}
+        sentences = library.sentences if embedder is library.embedder else embedder
+        writers = {"offline": ExtractiveWriter(sentences, judge=judge), **hosted_writers(config)}
         default = config["GENERATOR"] or next(n for n in ("gemini", "claude", "openai", "offline") if n in writers)
         if default not in writers:
             raise ValueError(f"GENERATOR={default!r} is not configured; available: {sorted(writers)} (set its API key)")
-        verifier = Verifier(sentences or embedder, config["SUPPORT_THRESHOLD"])  # None: the embedder's own (search/embedders.py)
+        verifier = Verifier(sentences, config["SUPPORT_THRESHOLD"])  # None: the embedder's own (search/embedders.py)
         info = {"classifier": {"path": str(config["CLASSIFIER_DIR"]), "encoder": classifier.encoder_name},
                 "embedder": embedder.name, "reranker": reranker.name if reranker else None,
                 "judge": judge.describe() if judge else None}
         return cls(classifier, Retriever(library, embedder, reranker, search),
-                   Generator(writers, default, verifier=verifier, judge=judge), info, int(config["MAX_SEARCHES"]))
+                   Generator(writers, default, verifier=verifier, judge=judge), info, int(config["MAX_SEARCHES"]),
+                   library.store, library.relations)
 
     def describe(self) -> dict:
         """What is actually live, for /api/health."""
@@ -110,122 +102,90 @@ class Pipeline:
             "reranker": reranker.name if reranker else None,
             "rerank_note": rerank_note,
             "generator": self.generator.default,
-            "providers": {name: status_of(writer) for name, writer in sorted(self.generator.writers.items())},
+            "providers": {name: writer.status() for name, writer in sorted(self.generator.writers.items())},
             "languages": sorted(DECLINE),
         }
 
-    def ask(self, question: str, top_k: int | None = None, provider: str | None = None, model: str | None = None,
-            language: str | None = None, session_id: str | None = None, filters: dict | None = None,
-            turns: list[dict] = (), reader=None, mode: str = "practical") -> Result:
-        """Answer a question with cited evidence.
+    def ask(self, question: str, **settings) -> Result:
+        """Answer a question with cited evidence; settings are models.Ask's fields (top_k, provider, model, language,
+        session_id, filters, turns, reader, mode)."""
+        return self.answer(Ask(question, **{**settings, "turns": tuple(settings.get("turns", ()))}))
 
-        Args:
-            question: the user's question.
-            top_k: passages to retrieve and show (default: what the query type asks for).
-            provider: a configured writer's name ("offline", "claude", "gemini", "openai"); default the configured one.
-            model: the provider's model for this question (default: the configured one).
-            language: the answer's language code, or None/"auto" for the question's language.
-            session_id: the conversation the question belongs to (a new one when None).
-            filters: search only documents matching document_ids, language, work, tier, community.
-            turns: the conversation's last turns, oldest first; a follow-up is rewritten into a standalone question.
-            reader: who asks (accounts/roles.Reader); no passage of a document hidden from them is searched or shown.
-                None: every document.
-            mode: "practical", "deep" (more passages, a second search) or "posek" (MODES).
-
-        Returns:
-            The (rewritten) question with its type, the passages with their scores, the checked answer, and timings.
-        """
-        *_, (_, result) = self.stream(question, top_k, provider, model, language, session_id, filters, turns,
-                                      streaming=False, reader=reader, mode=mode)
+    def answer(self, ask: Ask) -> Result:
+        """The (rewritten) question with its type, the passages with their scores, the checked answer, and timings;
+        the writer is asked for its whole answer at once."""
+        *_, (_, result) = self.stream(Ask(**{**vars(ask), "streaming": False}))
         return result
 
-    def stream(self, question: str, top_k: int | None = None, provider: str | None = None, model: str | None = None,
-               language: str | None = None, session_id: str | None = None, filters: dict | None = None,
-               turns: list[dict] = (), streaming: bool = True, reader=None,
-               mode: str = "practical") -> Iterator[tuple[str, object]]:
+    def stream(self, ask: Ask) -> Iterator[tuple[str, object]]:
         """The answer as events: ("meta", Question), ("sources", Evidence), ("delta", text) while it is written,
-        then ("answer", Result). Closing the generator stops the writer. With streaming False the writer is
+        then ("answer", Result). Closing the generator stops the writer. With ask.streaming False the writer is
         asked for its whole answer at once (no deltas)."""
-        timings: dict[str, float] = {}
-        started = clock = time.perf_counter()
-        name = provider or self.generator.default
-        writer, degraded = self.generator.writers[name], None
-        works = functools.cache(lambda: self.works(reader))  # the catalog, read once a question when it is needed
-        researching = bool(self.max_searches) and hasattr(writer, "tool_turn")  # the writer searches for itself
+        work = self.begin(ask)
+        name = ask.provider or self.generator.default
+        writer = self.generator.writers[name]
+        researching = bool(self.max_searches) and writer.uses_tools  # the writer searches for itself
         # a writer that searches reads the conversation itself: the rules' rewrite is enough for the classifier
-        complete = None if researching else getattr(writer, "complete", None)
-        standalone, rewritten = rewrite(list(turns), question, complete)
-        language = language if language and language != "auto" else (detect_language(question) or "en")
-        query_type, confidence = self.classifier.classify(standalone)
-        timings["classify"] = lap(clock)
-        asked = Question(session_id or uuid.uuid4().hex, question, standalone, rewritten, query_type,
-                         round(confidence, 3), language)
-        yield "meta", asked
-
-        clock = time.perf_counter()
-        policy = QUERY_POLICIES[query_type]
-        stages: dict[str, float] = {}
-        top_k = top_k or policy["top_k"]
-        store = getattr(self.retriever.library, "store", None)
-        hidden = store.hidden_documents(reader) if store is not None and reader is not None else frozenset()
-        community = reader.community if reader is not None else None  # for the boosts, when they are on
-        search = lambda q, k, more=None: self.retriever.search(  # noqa: E731
-            q, k, policy["candidates"], stages, filters=within(filters, more), hidden=hidden, community=community)
+        work.asked = self.understand(work, writer.complete if writer.completes and not researching else None)
+        yield "meta", work.asked
+        degraded = None
         if researching:
-            toolbox = Toolbox(lambda q, more: search(q, top_k, more), lambda i: self.passage(i, filters, hidden),
-                              works, self.max_searches)
             try:
-                done = research(writer, question, list(turns), toolbox, language,
-                                is_halachic(standalone, []), model)
+                toolbox, done = self.research(work, writer)
             except ProviderError as exc:  # the plain pipeline answers instead, offline
                 log.warning("%s failed while searching (%s); answering with the plain pipeline", name, exc)
-                degraded, name = f"{exc}; the library was searched for the question and the answer written offline", \
-                    self.generator.fallback
+                degraded = f"{exc}; the library was searched for the question and the answer written offline"
+                name = self.generator.fallback
             else:
-                yield from self.researched(asked, done, toolbox, name, model, timings, clock, started, stages, mode)
+                yield from self.researched(work, done, toolbox, name)
                 return
-        if mode == "deep":
-            top_k = min(DEEP_MAX, 2 * top_k)
-        if section_asked(question) is not None and not (filters or {}).get("section"):  # "lesson 2 of that course"
-            scope = scope_of(question, list(turns), works())
-            filters = {**(filters or {}), **scope} if scope and not (filters or {}).get("document_ids") else filters
-        split, followup, reserve = subjects(standalone), None, []
-        if split:  # two subjects: a search for each, their evidence kept apart for the writer
-            hits, found = self.search_each(split, search, top_k, works)
-        else:  # searched to about rank 20: the offline writer takes a second look there when these hold no answer
-            hits = search(standalone, max(top_k, SECOND_LOOK))
-            hits, reserve = hits[:top_k], hits[top_k:]
-            found = [(standalone, filters or {}, [h.chunk.id for h in hits], None)]
-            if query_type == "reasoning" or mode == "deep":
-                hits, followup = search_missing_words(standalone, hits, search)
-                if followup:
-                    found.append((followup["query"], filters or {}, [h.chunk.id for h in hits[len(found[0][2]):]], None))
-        relations = getattr(self.retriever.library, "relations", None)
-        if relations is not None:  # a passage argued with brings in its opponent (the posek's: every relation)
-            kinds = RELATION_KINDS if mode == "posek" else OPPOSING
-            hits = with_related(hits, self.retriever.library.current(), relations,
-                                self.retriever.scope(filters, hidden), kinds, reader.community if reader else None)
-        if store is not None and reader is not None and not reader.everything:
-            hidden = store.hidden_documents(reader)  # again: a document committed since the search began
-            hits = [h for h in hits if h.chunk.doc_id not in hidden]
-            reserve = [h for h in reserve if h.chunk.doc_id not in hidden]
-        timings["retrieve"] = lap(clock)
-        numbers = {h.chunk.id: n for n, h in enumerate(hits, start=1)}
-        searches = [{"query": query, "filters": used, "results": [numbers[i] for i in ids if i in numbers],
-                     "error": None} for query, used, ids, _ in found]
-        evidence = Evidence(hits, self.retriever.reranker is not None, followup, searches)
-        yield "sources", evidence
+        yield from self.plain(work, name, degraded)
 
-        clock = time.perf_counter()
-        parts = apart([(subject.label, subject.question, s["results"]) for (*_, subject), s in zip(found, searches)]
-                      ) if split else ()
-        shown = {h.chunk.id for h in hits}
-        reserve = tuple(h for h in reserve if h.chunk.id not in shown)
-        request = WriteRequest(standalone, query_type, hits, language, model, is_halachic(standalone, hits),
-                               untrusted_passages([*hits, *reserve], getattr(self.retriever.library, "store", None)),
-                               parts, reserve)
+    # the stages both paths share
+
+    def begin(self, ask: Ask) -> Work:
+        """A question's record on its way: what its reader may not see, and its catalog read when needed."""
+        reader = ask.reader
+        hidden = self.store.hidden_documents(reader) if self.store is not None and reader is not None else frozenset()
+        return Work(ask, hidden, functools.cache(lambda: self.works(reader)), ask.filters)
+
+    def understand(self, work: Work, complete: Callable | None) -> Question:
+        """The question made standalone (a model's complete() rewrites a follow-up when given), its language
+        and type."""
+        ask = work.ask
+        standalone, rewritten = rewrite(list(ask.turns), ask.question, complete)
+        language = ask.language if ask.language and ask.language != "auto" else (detect_language(ask.question) or "en")
+        query_type, confidence = self.classifier.classify(standalone)
+        work.lap("classify")
+        return Question(ask.session_id or uuid.uuid4().hex, ask.question, standalone, rewritten, query_type,
+                        round(confidence, 3), language)
+
+    def search(self, work: Work, query: str, k: int, more: dict | None = None) -> list[Hit]:
+        """One search within the question's filters (and more), none of the reader's hidden documents reached."""
+        reader = work.ask.reader
+        return self.retriever.search(query, k, QUERY_POLICIES[work.asked.query_type]["candidates"], work.stages,
+                                     filters=within(work.filters, more), hidden=work.hidden,
+                                     community=reader.community if reader is not None else None)
+
+    def result(self, work: Work, evidence: Evidence, answer: Answer, halachic: bool) -> Result:
+        """The answered question, with the generation's and the whole question's milliseconds."""
+        work.lap("generate")
+        work.timings["total"] = round((time.perf_counter() - work.started) * 1000, 2)
+        return Result(work.asked, evidence, answer, {**work.timings, "stages": work.stages}, halachic, work.ask.mode)
+
+    # the plain path
+
+    def plain(self, work: Work, name: str, degraded: str | None) -> Iterator[tuple[str, object]]:
+        """The pipeline's own search, shown, then the named writer's answer from its passages, checked."""
+        work.restart()
+        found = self.gather(work)
+        work.lap("retrieve")
+        evidence = found.evidence(self.retriever.reranker is not None)
+        yield "sources", evidence
+        work.restart()
+        request = self.request(work, found, evidence)
         answer = None
-        pieces = self.generator.stream(request, name) if streaming else [self.generator.answer(request, name)]
+        pieces = self.generator.stream(request, name) if work.ask.streaming else [self.generator.answer(request, name)]
         for piece in pieces:
             if isinstance(piece, Answer):
                 answer = piece
@@ -234,67 +194,93 @@ class Pipeline:
         if degraded:
             answer.degraded = degraded
         if answer.added:  # the second look's passages are shown after the others, as the search's results
-            searches[0]["results"] += list(range(len(evidence.hits) + 1, len(evidence.hits) + len(answer.added) + 1))
+            shown = len(evidence.hits)
+            evidence.searches[0]["results"] += list(range(shown + 1, shown + len(answer.added) + 1))
             evidence.hits.extend(answer.added)
-        timings["generate"] = lap(clock)
-        timings["total"] = lap(started)
-        yield "answer", Result(asked, evidence, answer, {**timings, "stages": stages}, request.halachic, mode)
+        yield "answer", self.result(work, evidence, answer, request.halachic)
 
+    def gather(self, work: Work) -> Found:
+        """The passages for the question: within the section it names, one search per subject of a two-subject
+        question, else one to about rank 20 (the rest the offline writer's second look) and, for a reasoning or
+        deep question, once more for the words its passages miss; with the passages their relations bring."""
+        ask, asked = work.ask, work.asked
+        top_k = ask.top_k or QUERY_POLICIES[asked.query_type]["top_k"]
+        if ask.mode == "deep":
+            top_k = min(DEEP_MAX, 2 * top_k)
+        if section_asked(ask.question) is not None and not (work.filters or {}).get("section"):  # "lesson 2 of it"
+            scope = scope_of(ask.question, list(ask.turns), work.works())
+            if scope and not (work.filters or {}).get("document_ids"):
+                work.filters = {**(work.filters or {}), **scope}
+        search = functools.partial(self.search, work)
+        standalone, split, followup, reserve = asked.standalone_question, subjects(asked.standalone_question), None, []
+        if split:  # two subjects: a search for each, their evidence kept apart for the writer
+            hits, found = search_each(split, search, top_k, work.works)
+        else:
+            hits = search(standalone, max(top_k, SECOND_LOOK))
+            hits, reserve = hits[:top_k], hits[top_k:]
+            found = [(standalone, work.filters or {}, [h.chunk.id for h in hits], None)]
+            if asked.query_type == "reasoning" or ask.mode == "deep":
+                hits, followup = search_missing_words(standalone, hits, search)
+                if followup:
+                    found.append((followup["query"], work.filters or {}, [h.chunk.id for h in hits[len(found[0][2]):]],
+                                  None))
+        hits = self.related(work, hits)
+        if self.store is not None and ask.reader is not None and not ask.reader.everything:
+            hidden = self.store.hidden_documents(ask.reader)  # again: a document committed since the search began
+            hits, reserve = [h for h in hits if h.chunk.doc_id not in hidden], [h for h in reserve if h.chunk.doc_id not in hidden]
+        return Found(hits, reserve, found, split, followup)
 
-    def researched(self, asked: Question, done: Researched, toolbox: Toolbox, name: str, model: str | None,
-                   timings: dict, clock: float, started: float, stages: dict, mode: str) -> Iterator[tuple[str, object]]:
+    def related(self, work: Work, hits: list[Hit]) -> list[Hit]:
+        """The hits with the passages that argue with them (the posek's mode: every relation), as the reader may see."""
+        if self.relations is None:
+            return hits
+        reader = work.ask.reader
+        kinds = RELATION_KINDS if work.ask.mode == "posek" else OPPOSING
+        return with_related(hits, self.retriever.library.current(), self.relations,
+                            self.retriever.scope(work.filters, work.hidden), kinds, reader.community if reader else None)
+
+    def request(self, work: Work, found: Found, evidence: Evidence) -> WriteRequest:
+        """What the writer is given: the passages shown, those after them for a second look, the parts of a
+        two-subject question, and which passages are unvouched uploads."""
+        asked, hits = work.asked, found.hits
+        parts = apart([(subject.label, subject.question, s["results"])
+                       for (*_, subject), s in zip(found.searches, evidence.searches)]) if found.split else ()
+        shown = {h.chunk.id for h in hits}
+        reserve = tuple(h for h in found.reserve if h.chunk.id not in shown)
+        return WriteRequest(asked.standalone_question, asked.query_type, hits, asked.language, work.ask.model,
+                            is_halachic(asked.standalone_question, hits),
+                            untrusted_passages([*hits, *reserve], self.store), parts, reserve)
+
+    # the research path
+
+    def research(self, work: Work, writer: Writer) -> tuple[Toolbox, Researched]:
+        """The writer's own searches of the library (writers/research.py) and its draft; ProviderError when its
+        provider fails."""
+        work.restart()
+        ask, asked = work.ask, work.asked
+        top_k = ask.top_k or QUERY_POLICIES[asked.query_type]["top_k"]
+        scope = self.retriever.scope
+        toolbox = Toolbox(lambda query, more: self.search(work, query, top_k, more),
+                          lambda ident: passage_hit(self.retriever.library.current(), ident, scope(work.filters, work.hidden)),
+                          work.works, self.max_searches)
+        done = research(writer, ask.question, list(ask.turns), toolbox, asked.language,
+                        is_halachic(asked.standalone_question, []), ask.model)
+        return toolbox, done
+
+    def researched(self, work: Work, done: Researched, toolbox: Toolbox, name: str) -> Iterator[tuple[str, object]]:
         """The events of an answer the writer searched for itself: its evidence, then its draft checked (or, stopped
         at the bound, the answer written from the evidence found). A reply that searched nothing cites nothing and
         says it does not come from the library."""
-        hits = toolbox.hits
-        timings["retrieve"] = lap(clock)  # the writer's turns and its searches
+        hits, asked = toolbox.hits, work.asked
+        work.lap("retrieve")  # the writer's turns and its searches
         evidence = Evidence(hits, self.retriever.reranker is not None, None, toolbox.searches)
         yield "sources", evidence
-        clock = time.perf_counter()
-        request = WriteRequest(asked.standalone_question, asked.query_type, hits, asked.language, model,
-                               is_halachic(asked.standalone_question, hits),
-                               untrusted_passages(hits, getattr(self.retriever.library, "store", None)))
-        reply = MARKERS.sub("", done.draft.text).strip() if done.draft is not None else ""
-        if not done.searched and reply:  # its [n] could name nothing: no passage was found
-            note = (CATALOG_ONLY if toolbox.listed else NOT_FROM_LIBRARY)
-            answer = Answer(f"{reply}\n\n{note.get(asked.language, note['en'])}", generator=name,
-                            model=done.draft.model, from_library=False)
-        elif done.draft is not None:
+        work.restart()
+        request = WriteRequest(asked.standalone_question, asked.query_type, hits, asked.language, work.ask.model,
+                               is_halachic(asked.standalone_question, hits), untrusted_passages(hits, self.store))
+        answer = unsearched_reply(done, toolbox, asked.language, name)
+        if answer is None and done.draft is not None:
             answer = self.generator.finish(done.draft, request, name)
-        else:  # stopped at the bound: written from what was found
+        elif answer is None:  # stopped at the bound: written from what was found
             answer = self.generator.answer(request, name)
-        timings["generate"] = lap(clock)
-        timings["total"] = lap(started)
-        yield "answer", Result(asked, evidence, answer, {**timings, "stages": stages}, request.halachic, mode)
-
-    @staticmethod
-    def search_each(split: list, search, top_k: int, works) -> tuple[list[Hit], list[tuple]]:
-        """A search for each subject of a question (question/subjects.py), within the work it names when the catalog
-        (works()) has one; the hits of all, each passage once, and (query, filters, chunk ids, subject) of each."""
-        hits, found, seen = [], [], set()
-        for subject in split:
-            query, more = subject.query, None
-            if subject.about:
-                named = find_works(works(), subject.label)
-                if named:
-                    query, more = subject.about, {"document_ids": [w["document_id"] for w in named]}
-            mine = search(query, max(SUBJECT_MIN, top_k // 2 + 1), more)
-            shown = {"work": named[0]["work"]} if more else {}
-            found.append((query, shown, [h.chunk.id for h in mine], subject))
-            hits += [h for h in mine if h.chunk.id not in seen]
-            seen |= {h.chunk.id for h in mine}
-        return hits, found
-
-    def passage(self, ident: str, filters: dict | None, hidden: frozenset[str]) -> Hit | None:
-        """The passage a writer's get_passage names, if the question may search it (the reader's filters hold)."""
-        return passage_hit(self.retriever.library.current(), ident, self.retriever.scope(filters, hidden))
-
-    def works(self, reader) -> list[dict]:
-        """The catalog reader sees, for a writer's list_works and search_library's work names."""
-        store = getattr(self.retriever.library, "store", None)
-        return catalog(*store.catalog_rows(reader)) if store is not None else []
-
-
-def lap(since: float) -> float:
-    """Milliseconds since a perf_counter reading."""
-    return round((time.perf_counter() - since) * 1000, 2)
+        yield "answer", self.result(work, evidence, answer, request.halachic)

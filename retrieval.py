@@ -7,7 +7,7 @@ in its own words and in the words the texts use for them (hebrew/glossary.py), s
 question finds a rabbinic text. With community_boost on, the seeds' boosts are added to the fused scores of
 passages of the reader's community, of all communities ("General") and of canonical texts (authority_boost).
 In a book with canonical refs, a passage's fused score also counts its section's best candidates when
-section_weight is above 0 (search/sections.py: a seif with its siman's).
+section_weight is above 0 (search/section_look.py: a seif with its siman's).
 """
 import time
 from dataclasses import dataclass
@@ -19,9 +19,9 @@ from hebrew.script import HEBREW_LETTER
 from models import Chunk, Hit
 from search.embedders import UNCALIBRATED
 from search.reranker import Reranker
-from search.sections import with_sections
-from ingest.sections import SECTION_FILTERS, section_keys
-from ingest.sections import wanted as sections_wanted
+from search.section_look import with_sections
+from search.section_filters import SECTION_FILTERS, section_keys
+from search.section_filters import wanted as sections_wanted
 from search.view import Scope, top
 
 MODES = ("bm25", "dense", "hybrid", "rerank")
@@ -39,7 +39,7 @@ class RetrievalConfig:
     top_k: int = 5  # passages returned
     alpha_he: float = UNCALIBRATED.alpha_he  # for queries in Hebrew (or Aramaic); chosen per embedder (embedders.py)
     community_boost: bool = False  # add authority_boost to the fused scores (off: it lost on halacha-he, README)
-    section_weight: float = 0.0  # the second look over books with refs (search/sections.py); 0: off
+    section_weight: float = 0.0  # the second look over books with refs (search/section_look.py); 0: off
 
 
 def fuse(dense: np.ndarray, bm25: np.ndarray, bm25_max: float, alpha: float) -> np.ndarray:
@@ -155,7 +155,7 @@ class Retriever:
 
     def scope(self, filters: dict | None, hidden: frozenset[str] = frozenset()) -> Scope:
         """The documents filters allow (all when there are none), without those hidden from the reader, and of
-        them the passages of the sections filters name, if they name any (ingest/sections.py)."""
+        them the passages of the sections filters name, if they name any (search/section_filters.py)."""
         if not filters:
             return Scope(excluded=frozenset(hidden))
         by_document = {k: v for k, v in filters.items() if k not in SECTION_FILTERS}

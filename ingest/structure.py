@@ -5,7 +5,7 @@ A document becomes sections (from the parser's units, or from markers found at t
 such as "Shulchan Arukh, Orach Chayim 2:3". A section is never merged with another, so a short seif
 stays citable on its own; sizing.py cuts a long one at blank lines, and an over-long paragraph into
 overlapping windows, and a piece is never longer than max_chars. Labels and refs are shortened to
-_MAX_LABEL_CHARS, since each is repeated on every piece of its section. Every Piece is an exact slice of
+MAX_LABEL_CHARS (search/headings.py reads the markers), since each is repeated on every piece of its section. Every Piece is an exact slice of
 the input. Does not: parse files (parsers.py does), split sentences linguistically (chunking.py does), or
 guess structure from fonts or layout.
 """
@@ -13,10 +13,10 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from hebrew.numerals import hebrew_numeral
 from ingest.chunking import MAX_PASSAGE_CHARS
 from ingest.records import Unit
 from ingest.sizing import Sizes, Tokens, section_spans, trim
+from search.headings import COURSE_TITLE, MAX_LABEL_CHARS, Heading, course_title, heading_of, short_label
 
 
 @dataclass
@@ -48,87 +48,7 @@ class _Section:
     era: str | None = None
 
 
-def _number(token: str) -> int | None:
-    """Digits, Roman numerals I..XL, or a Hebrew numeral as an int."""
-    token = token.strip(".:)")
-    if token.isdigit():
-        return int(token)
-    if re.fullmatch(r"(XL|X{0,3})(IX|IV|V?I{0,3})", token) and token:
-        roman = {"I": 1, "V": 5, "X": 10}
-        values = [roman[ch] for ch in token]
-        return sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))
-    return hebrew_numeral(token)
-
-
-# --- markers ----------------------------------------------------------------------------------
-
-_HEBREW_LEVELS = {"סימן": 1, "פרק": 1, "סעיף": 2, "הלכה": 2, 'ס"ק': 3, "ס״ק": 3}
-_ENGLISH_LEVELS = {"Chapter": 1, "Lesson": 1, "Section": 2, "§": 2}
-_HEBREW = re.compile(r'[ \t]*(סימן|סעיף|הלכה|פרק|ס["״]ק)[ \t]+([\u05d0-\u05ea׳״\'"]+|\d+)(?=[\s.:),]|$)')
-_ENGLISH = re.compile(r"[ \t]*(Chapter|CHAPTER|Section|SECTION|Lesson|LESSON|§)[ \t]*(\d+|[IVXL]+)[ \t]*(?:[.:)\u2013\u2014-][ \t]*(.*))?")
-_MARKDOWN = re.compile(r"[ \t]*(#{1,6})[ \t]+(.+?)[ \t#]*")
-_COURSE_TITLE = re.compile(r"[ \t]*Course Title:[ \t]*(.+?)[ \t]*", re.IGNORECASE)
-_MAX_HEADING_CHARS = 120  # a longer line starting "Chapter 3." is prose, not a heading
-_MAX_LABEL_CHARS = 300  # a longer Markdown "# " line is prose; a file's longer labels and refs are shortened
-
-
-@dataclass
-class _Heading:
-    """A marker found at the start of a line."""
-
-    family: str  # "hebrew", "english" or "markdown": decides the form of the ref
-    level: int  # within a family: סימן/פרק, Chapter/Lesson and # are 1; סעיף/הלכה, Section and ## are 2; ...
-    label: str  # "סעיף ג", "Lesson 2: Prayer", "Getting started"
-    number: int | None = None
-    whole_line: bool = True  # the line is only a heading; False for "סעיף א. text..." on one line
-
-
-def course_title(text: str) -> str | None:
-    """X from a first line "Course Title: X", else None."""
-    first = re.match(r"\s*", text).end()  # the first line that is not blank, read in place
-    end = text.find("\n", first)
-    match = _COURSE_TITLE.fullmatch(text, first, len(text) if end == -1 else end)
-    return _short(match.group(1)) if match else None
-
-
-def section_number(label: str) -> int | None:
-    """The number of a section's label: 2 for "Lesson 2: Brewing", "סימן ב" or "Siman 2"; None for a plain heading."""
-    heading = _heading(label)
-    if heading is not None and heading.number is not None:
-        return heading.number
-    match = _NAMED_NUMBER.fullmatch(label.strip())
-    return int(match[1]) if match else None
-
-
-_NAMED_NUMBER = re.compile(r"[A-Za-z]{2,20}[ \t]+(\d{1,6})")  # Sefaria's names: "Siman 2", "Seif 3", "Daf 4"
-
-
-def _short(label: str) -> str:
-    """A label or ref cut to _MAX_LABEL_CHARS."""
-    return label if len(label) <= _MAX_LABEL_CHARS else label[:_MAX_LABEL_CHARS - 3] + "..."
-
-
-def is_heading(line: str) -> bool:
-    """Whether a line is only a structural marker or heading ("Lesson 2: Brewing", "# Baking", "סימן ב")."""
-    heading = _heading(line)
-    return heading is not None and heading.whole_line
-
-
-def _heading(line: str) -> _Heading | None:
-    """The marker a line starts with, if any."""
-    if len(line) <= _MAX_LABEL_CHARS and (match := _MARKDOWN.fullmatch(line)):
-        return _Heading("markdown", len(match.group(1)), match.group(2))
-    if (match := _HEBREW.match(line)) and (number := _number(match.group(2))) is not None:
-        label, rest = f"{match.group(1)} {match.group(2)}", line[match.end() :].strip(" \t.:),")
-        return _Heading("hebrew", _HEBREW_LEVELS[match.group(1)], label, number, whole_line=not rest)
-    if len(line) <= _MAX_HEADING_CHARS and (match := _ENGLISH.fullmatch(line)):
-        kind, number, title = match.group(1).capitalize(), _number(match.group(2)), (match.group(3) or "").strip()
-        if number is not None:
-            return _Heading("english", _ENGLISH_LEVELS[kind], f"{kind} {number}" + (f": {title}" if title else ""), number)
-    return None
-
-
-def _stack_ref(work: str, stack: list[_Heading]) -> str | None:
+def _stack_ref(work: str, stack: list[Heading]) -> str | None:
     """The ref of the innermost heading of a stack; None for an empty stack."""
     if not stack:
         return None
@@ -144,7 +64,7 @@ def _stack_ref(work: str, stack: list[_Heading]) -> str | None:
     return f"{stem}, " + ", ".join(h.label.split(":")[0] for h in own)  # "work, Chapter 3, Section 2"
 
 
-def _nest(stack: list[_Heading], heading: _Heading) -> list[_Heading]:
+def _nest(stack: list[Heading], heading: Heading) -> list[Heading]:
     """The stack after heading: it closes its own family's headings at its level or deeper; other families nest."""
     for i, open_heading in enumerate(stack):
         if open_heading.family == heading.family and open_heading.level >= heading.level:
@@ -155,10 +75,10 @@ def _nest(stack: list[_Heading], heading: _Heading) -> list[_Heading]:
 def _marked_sections(text: str, work: str) -> list[_Section]:
     """Sections between markers at line starts; text before the first marker is a preamble."""
     sections = [_Section(0, len(text), [], work, None)]
-    headings: list[_Heading | None] = [None]  # the heading opening each section; None for the preamble
-    stack: list[_Heading] = []
+    headings: list[Heading | None] = [None]  # the heading opening each section; None for the preamble
+    stack: list[Heading] = []
     for start, line in _line_heads(text):
-        if not (heading := _heading(line)):
+        if not (heading := heading_of(line)):
             continue
         stack = _nest(stack, heading)
         sections[-1].end = start
@@ -168,7 +88,7 @@ def _marked_sections(text: str, work: str) -> list[_Section]:
     for section, heading in zip(sections, headings):
         body = trim(text, section.start, section.end)
         if heading is None:  # an empty preamble, or one holding only the "Course Title:" line
-            section.bare = body[0] == body[1] or bool(_COURSE_TITLE.fullmatch(text, *body))
+            section.bare = body[0] == body[1] or bool(COURSE_TITLE.fullmatch(text, *body))
         else:
             section.bare = heading.whole_line and text.find("\n", *body) == -1
     return _absorb_bare(sections)
@@ -181,7 +101,7 @@ def _line_heads(text: str):
     while start <= len(text):
         end = text.find("\n", start)
         end = len(text) if end == -1 else end
-        yield start, text[start:end] if end - start <= _MAX_LABEL_CHARS else text[start:start + _MAX_LABEL_CHARS] + "…"
+        yield start, text[start:end] if end - start <= MAX_LABEL_CHARS else text[start:start + MAX_LABEL_CHARS] + "…"
         start = end + 1
 
 
@@ -207,10 +127,10 @@ def _unit_sections(text: str, work: str, units: Sequence[Unit], names: list[str]
             sections.append(_Section(covered, unit.start, [], work, None))
         heading, path = unit.heading, [int(n) for n in unit.path]
         if unit.ref:  # the file names its own units: keep its references
-            labels, ref, parent = [_short(label) for label in unit.labels], _short(unit.ref), unit.parent_ref
-            parent = parent and _short(parent)
+            labels, ref, parent = [short_label(label) for label in unit.labels], short_label(unit.ref), unit.parent_ref
+            parent = parent and short_label(parent)
         elif heading:
-            heading = _short(heading)
+            heading = short_label(heading)
             labels, ref, parent = [heading], f"{work} § {heading}", None
         else:
             labels = [f"{names[i]} {n}" if i < len(names) else str(n) for i, n in enumerate(path)]
@@ -240,7 +160,7 @@ def split(text: str, work: str | None, units: Sequence[Unit] | None = None, sect
         Pieces in document order; each text == text[start:end], together covering all non-space text.
     """
     sizes = Sizes(target, max_tokens, min_tokens, overlap, max_chars)
-    work = _short(work or course_title(text) or "Untitled")
+    work = short_label(work or course_title(text) or "Untitled")
     sections = _unit_sections(text, work, units, section_names) if units else _marked_sections(text, work)
     tokens, pieces = Tokens(text), []
     for section in sections:

@@ -5,7 +5,7 @@ A pass walks the whole library once; pages already warm cost a lookup. After a p
 library's generation has moved (a job or a removal changed it). The worker's thread runs at a lower priority
 (nice 10), so on a busy server the questions get the cores first; the embedding calls are short (a few sentences),
 so a question waits little for its turn at the models (search/compute.py).
-`forms(chunk)` gives the texts a passage's sentences are read as; the writers define it (writers/sentences.py) and
+`forms(chunk)` gives the texts a passage's sentences are read as; the writers define it (checks/sentences.py) and
 the app hands it in, since ingestion sits below the writers.
 Does not: run jobs (jobs.py).
 """

@@ -5,5 +5,5 @@ store.py     documents and jobs (claimed with SKIP LOCKED)          files.py    
 library.py   changes, with BM25's term statistics                  search.py   BM25 and pgvector search in SQL
 history.py   the answer log                                         moving_in.py  an embedded library copied in
 backend.py   which backend a configuration names                    commands.py `flask --app app db ...`
-accounts.py  users, tokens, sessions, usage counts                 relations.py  relations between passages
+accounts.py  users, tokens, sessions, usage counts                 relation_store.py  relations between passages
 """

@@ -10,10 +10,10 @@ from pathlib import Path
 from postgres import schema
 from postgres.database import Database, require_current
 from postgres.library import PgLibrary
-from postgres.relations import PgRelations
+from postgres.relation_store import PgRelations
 from search.library import REBUILD_HINT, STORE_FILE, Library, LibraryError
 from storage.history import History
-from storage.relations import Relations
+from storage.relation_store import Relations
 from storage.store import Store
 
 _pools: dict[tuple[str, str], Database] = {}

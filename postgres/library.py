@@ -20,7 +20,7 @@ from models import Chunk, DocumentInfo
 from postgres import schema
 from postgres.database import Database, require_current, upgrade
 from postgres.files import PgFiles
-from postgres.relations import PgRelations
+from postgres.relation_store import PgRelations
 from postgres.search import CHUNK_COLUMNS, PgView, chunk
 from postgres.store import PgLeases, PgStore
 from search.library import LibraryError
@@ -132,7 +132,7 @@ class PgLibrary:
 
     @property
     def relations(self) -> PgRelations:
-        """The relations between passages (postgres/relations.py)."""
+        """The relations between passages (postgres/relation_store.py)."""
         return PgRelations(self.db)
 
     def replace_documents(self, entries) -> None:

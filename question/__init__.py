@@ -8,4 +8,6 @@ subjects.py    a question naming two subjects ("compare X and Y"): a search for 
 asks.py        what a question asks for (its slot) and what it is about (its subject), by written rules
 referents.py   a follow-up's pronoun replaced by what it refers to
 halacha.py     whether a question is one of religious law
+policy.py      how much a question searches: passages and candidates by its type and the reader's mode
+work.py        one question on its way through the pipeline, and what the plain path's searches found
 """

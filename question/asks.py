@@ -15,7 +15,7 @@ The subject is what the question is about: its names (capitalised words and word
 "of", "the", "de"), else its content words outside the slot's own. For "Who discovered penicillin?" the subject
 is penicillin and the slot a person: the doer stands in another sentence's subject (agent).
 Hebrew has no capitals: its subject is every content word outside question, slot and function words.
-Does not: look at passages (writers/agreement.py matches sentences against this), or rewrite the question.
+Does not: look at passages (checks/agreement.py matches sentences against this), or rewrite the question.
 """
 import re
 import unicodedata

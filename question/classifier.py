@@ -3,7 +3,7 @@
 `query_classifier_model/` holds config.json (encoder id or path, labels, whether the encoder was
 frozen) and the weights as model.safetensors or pytorch_model.bin. When the encoder was frozen in
 training, the weights file holds only the head and the encoder is loaded from its own package;
-otherwise it holds the whole model. Training lives in evaluation/train_classifier.py.
+otherwise it holds the whole model. Training lives in training/train_classifier.py.
 """
 import json
 import logging
@@ -29,7 +29,7 @@ class QueryClassifier(nn.Module):
     The design pools the first token, which suits an encoder fine-tuned with the head (DeBERTa).
     A frozen sentence-embedding encoder such as MiniLM was trained with mean pooling: on our
     held-out questions a head on its first token scored 0.72-0.76, on its mean 0.91. So pooling
-    is part of the saved config, and evaluation/train_classifier.py picks mean for frozen encoders.
+    is part of the saved config, and training/train_classifier.py picks mean for frozen encoders.
     """
 
     def __init__(self, encoder, tokenizer, labels=LABELS, dropout: float = 0.2, encoder_name: str = "",

@@ -2,7 +2,7 @@
 course's lesson 3"), read without a model into the filters of its search.
 
 The section is a lesson, siman, chapter or section number (digits, or a Hebrew numeral after סימן/פרק/שיעור). The
-work is the one the question names, matched loosely against the catalog (ingest/catalog.py find_works); when it says
+work is the one the question names, matched loosely against the catalog (search/catalog.py find_works); when it says
 "that course" or "this book", or names none, it is the work the conversation's last turns named, the latest first.
 Only works that have a section of that number count; when none has one, or the question names a work (or points
 at one) that none of them is, the question is searched whole.
@@ -12,7 +12,7 @@ Does not: search (the pipeline does) or know the catalog (the caller gives it).
 import re
 
 from hebrew.numerals import hebrew_numeral
-from ingest.catalog import FILLER, NAME_WORDS, find_works
+from search.catalog import FILLER, NAME_WORDS, find_works
 
 SECTION = re.compile(r"\b(?:lesson|siman|chapter|section|unit)\s+(\d{1,5})\b", re.I)
 HEBREW_SECTION = re.compile(r"(?:^|\s)(?:ב|ו|של\s+)?(?:סימן|פרק|שיעור)\s+([\u05d0-\u05ea\"'׳״]{1,6}|\d{1,5})(?=\s|[?.!,]|$)")

@@ -4,11 +4,16 @@
 say about Z?" and their Hebrew forms (מה ההבדל בין X ל-Y, מה אומרים A ו-B על Z) each give two Subjects: a label (X,
 Y) and what to search for it ("the laws of X"; for "A say about Z", Z within the work A names when the library
 has one, else "A Z"). Any other question gives none, and is searched whole.
-Does not: search or name works (the pipeline resolves a subject's work through the catalog, ingest/catalog.py).
+search_each runs the searches with the search it is given, resolving a subject's work through the catalog it is
+given (search/catalog.py). Does not: search by itself.
 """
 import re
 from dataclasses import dataclass
 
+from models import Hit
+from search.catalog import find_works
+
+SUBJECT_MIN = 3  # passages searched for each subject of a two-subject question
 END = r"\s*[?.!؟]*\s*$"
 _A_B = r"(?P<a>.+?)\s+(?:and|with|to|vs\.?|versus)\s+(?P<b>.+?)"
 COMPARE = re.compile(r"^(?:please\s+)?(?:compare|contrast)\s+(?P<head>(?:the\s+)?\w+(?:\s+\w+)?\s+(?:of|in|for)\s+)?"
@@ -84,3 +89,21 @@ def apart(parts: list[tuple[str, str, list[int]]]) -> tuple:
             rank[p][n] == other.get(n) and p < q) for q, other in enumerate(rank) if q != p)]
         kept.append((label, question, tuple(mine)))
     return tuple(kept)
+
+
+def search_each(split: list, search, top_k: int, works) -> tuple[list[Hit], list[tuple]]:
+    """A search for each subject of a question (question/subjects.py), within the work it names when the catalog
+    (works()) has one; the hits of all, each passage once, and (query, filters, chunk ids, subject) of each."""
+    hits, found, seen = [], [], set()
+    for subject in split:
+        query, more = subject.query, None
+        if subject.about:
+            named = find_works(works(), subject.label)
+            if named:
+                query, more = subject.about, {"document_ids": [w["document_id"] for w in named]}
+        mine = search(query, max(SUBJECT_MIN, top_k // 2 + 1), more)
+        shown = {"work": named[0]["work"]} if more else {}
+        found.append((query, shown, [h.chunk.id for h in mine], subject))
+        hits += [h for h in mine if h.chunk.id not in seen]
+        seen |= {h.chunk.id for h in mine}
+    return hits, found

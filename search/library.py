@@ -33,7 +33,7 @@ from search.sentence_vectors import SentenceVectors, SqliteTable
 from search.view import View
 from storage.files import LocalFiles
 from storage.leases import FileLeases
-from storage.relations import Relations
+from storage.relation_store import Relations
 from storage.store import Store
 
 log = logging.getLogger(__name__)
@@ -117,7 +117,7 @@ class Library:
 
     @property
     def relations(self) -> Relations:
-        """The relations between passages (storage/relations.py), kept in the library's store."""
+        """The relations between passages (storage/relation_store.py), kept in the library's store."""
         return Relations(self.store)
 
     # changes

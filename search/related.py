@@ -1,6 +1,6 @@
 """Related passages join the evidence: a ruling found brings in the gloss that argues with it, and the reverse.
 
-After retrieval, the relations (storage/relations.py) that touch a passage found are read; for each of the kinds
+After retrieval, the relations (storage/relation_store.py) that touch a passage found are read; for each of the kinds
 asked for (OPPOSING in practical and deep answers, every kind for the posek), the other passage joins the hits
 right after the one it relates to, unless it is there already or its document is outside the search's scope (a
 document hidden from the reader, or filtered out). Both passages are marked with the relation (Hit.relation), so

@@ -1,7 +1,7 @@
 """The cross-encoder that re-scores fused candidates, when one is configured (RERANKER_MODEL).
 
 No pretrained cross-encoder can be installed offline; `flask --app app train-reranker` trains one from a
-shipped encoder (evaluation/train_reranker.py), and any sentence-transformers CrossEncoder folder works.
+shipped encoder (training/train_reranker.py), and any sentence-transformers CrossEncoder folder works.
 Does not: decide when to re-rank (retrieval.py does).
 """
 import json

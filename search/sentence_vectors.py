@@ -9,7 +9,7 @@ app server. The ingest worker warms each passage's sentences in the background (
 library embeds only itself; a question that meets a sentence not yet warm embeds it then and keeps it.
 Texts that are not a passage's own (a hosted model's claims) are looked up but never kept (keep=False), so the
 table holds at most the library's sentences in their two forms.
-Does not: decide which texts a passage's sentences are (writers/sentences.py `forms` does), or embed questions.
+Does not: decide which texts a passage's sentences are (checks/sentences.py `forms` does), or embed questions.
 """
 import contextlib
 import hashlib

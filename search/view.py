@@ -19,7 +19,7 @@ from search.bm25 import BM25
 @dataclass(frozen=True)
 class Scope:
     """Which passages a search may return: those of `documents` (None: all), never those of `excluded`, and of
-    those only the chunk keys in `chunks` when it is given (a section filter, ingest/sections.py)."""
+    those only the chunk keys in `chunks` when it is given (a section filter, search/section_filters.py)."""
 
     documents: frozenset[str] | None = None
     excluded: frozenset[str] = frozenset()

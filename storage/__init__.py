@@ -3,7 +3,7 @@
 database.py    connections (WAL, busy timeout, per thread and process), transactions, the one migrate()
 store.py       documents, chunks with embeddings, and ingest jobs: the library's truth
 schema.py      the store's tables as numbered migrations
-relations.py   relations between passages (who argues with whom), in the store, and their rules
+relation_store.py relations between passages (who argues with whom), in the store, and their rules
 history.py     every answer, its feedback and review, searchable in any script
 provider_state.py  each model provider's last state, in the history file, shared by every worker
 accounts.py    users, tokens, sessions and the limits' usage counts, in the history file

@@ -105,7 +105,7 @@ class Store:
 
     def catalog_rows(self, reader=None) -> tuple[list[DocumentInfo], list[tuple[str, list[str]]]]:
         """The documents reader sees (None: all), and the (doc_id, section path) of each of their passages in
-        document order: what ingest/catalog.py makes the catalog of."""
+        document order: what search/catalog.py makes the catalog of."""
         visible, args = visible_clause(reader)
         docs = [_document(r) for r in self.db.execute(
             f"SELECT {', '.join(DOCUMENT_COLUMNS)} FROM documents WHERE {visible}", args).fetchall()]

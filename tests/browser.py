@@ -11,7 +11,7 @@ from werkzeug.serving import make_server
 from conftest import CORPUS, FakeClassifier, FakeEmbedder, make_retriever
 from generator import Generator
 from pipeline import Pipeline
-from writers.verify import Verifier
+from checks.verify import Verifier
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",

@@ -106,7 +106,8 @@ def library_app(config, folder, writer=None, backend=None):
     lib = backend.build(CORPUS) if backend else corpus.build(CORPUS, FakeEmbedder(), folder, 1200, 200)
     config = {**config, **(backend.config if backend else {})}
     writer = writer or FakeWriter("offline")
-    pipeline = Pipeline(FakeClassifier(), Retriever(lib, FakeEmbedder()), Generator({writer.name: writer}, writer.name))
+    pipeline = Pipeline(FakeClassifier(), Retriever(lib, FakeEmbedder()), Generator({writer.name: writer}, writer.name),
+                        store=lib.store, relations=lib.relations)
     return create_app(config, pipeline=pipeline, library=lib)
 
 

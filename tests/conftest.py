@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from app import create_app
-from evaluation.libraries import FixedLibrary
+from measuring.libraries import FixedLibrary
 from generator import Generator
 from hebrew.words import tokenize
 from ingest.corpus import chunk_documents
@@ -19,6 +19,7 @@ from models import Document, Draft
 from pipeline import Pipeline
 from retrieval import Retriever
 from search.library import View, index_bm25
+from writers.writer import Writer
 
 CORPUS = [
     Document("fleming", "Alexander Fleming", "Alexander Fleming was a Scottish physician. He discovered penicillin in 1928."),
@@ -57,7 +58,7 @@ class FakeClassifier:
         return self.label, 0.9
 
 
-class FakeWriter:
+class FakeWriter(Writer):
     """Replays queued answers (text, or Drafts), then a fixed one; records what it was asked.
     stream() gives the text word by word, `delay` seconds apart."""
 

@@ -2,10 +2,12 @@
 import pytest
 
 from conftest import FakeWriter, make_retriever
-from generator import Generator, parse_citations
+from checks.answer import parse_citations
+from generator import Generator
 from models import WriteRequest
-from writers.prompt import ANSWER_STYLES, CANNOT_ANSWER, SYSTEM_PROMPT, build_prompt
-from writers.writer import ProviderError
+from checks.declines import CANNOT_ANSWER
+from writers.prompt import ANSWER_STYLES, SYSTEM_PROMPT, build_prompt
+from writers.writer import ProviderError, Writer
 
 
 @pytest.fixture
@@ -66,7 +68,7 @@ def test_writer_decline_is_marked(hits):
     assert answer.declined and answer.citations == []
 
 
-class FailingWriter:
+class FailingWriter(Writer):
     name = "claude"
 
     def write(self, request):

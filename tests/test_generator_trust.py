@@ -11,8 +11,8 @@ from generator import Generator
 from models import Draft, WriteRequest
 from question.halacha import rabbi_line
 from standin import make_hits
-from writers.prompt import CANNOT_ANSWER, found_text
-from writers.verify import Verifier
+from checks.declines import CANNOT_ANSWER, found_text
+from checks.verify import Verifier
 
 
 class KeywordJudge:

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from conftest import CORPUS, FakeEmbedder, make_retriever
-from evaluation.libraries import FixedLibrary
+from measuring.libraries import FixedLibrary
 from hebrew.glossary import query_words
 from ingest.corpus import chunk_documents
 from models import Document
@@ -170,7 +170,7 @@ def test_a_giant_passage_reaches_answering_cut_to_max_passage_read():
     import faiss
 
     from conftest import CORPUS, FakeEmbedder
-    from evaluation.libraries import FixedLibrary
+    from measuring.libraries import FixedLibrary
     from ingest.corpus import chunk_documents
     from models import MAX_PASSAGE_READ, Chunk
     from search.library import View, index_bm25

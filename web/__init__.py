@@ -12,10 +12,9 @@ services.py    what views read from the app: the loaded services and the history
 guard.py       the Host check and the refusal of cross-site writes
 auth.py        who is asking: personal owner, bearer token or session cookie (with CSRF); 401 and 403
 accounts.py    /api/session, /api/me, /api/users
-mcp_server.py  search, fetch and ask over the Model Context Protocol; `flask --app app mcp` serves them on stdio
-mcp_http.py    /mcp: the same tools over MCP's Streamable HTTP, for the signed-in reader
-openapi.py     /api/openapi.json: the API described in OpenAPI 3.1 (the document is built in web/spec/)
-openai_api.py  /v1/chat/completions and /v1/models: Evidenz as a model for OpenAI-compatible chat apps
+openapi.py     /api/openapi.json: the API described in OpenAPI 3.1 (the document is built in spec/)
+protocols/     the other protocols Evidenz speaks: MCP (stdio and HTTP) and the OpenAI-compatible /v1
+spec/          the OpenAPI document, one module per part of the API
 server.py      `flask --app app serve`: waitress, which holds slow clients without a thread
 shutdown.py    SIGTERM: stop accepting, finish the requests and streams in flight, then exit
 logs.py        the request log: one JSON line per request, with its id, route, status, time and the answer's timings

@@ -13,6 +13,7 @@ from flask import Blueprint, Response, current_app, request, stream_with_context
 
 from accounts.limits import check_query
 from accounts.roles import ASK, USERS
+from models import Ask
 from storage import provider_state
 from web.auth import accounts, reader, require, shared
 from web.errors import ApiError
@@ -92,9 +93,9 @@ def shared_providers(providers: dict) -> dict:
     return out
 
 
-def query_arguments(pipeline) -> dict:
-    """The checked arguments of a /api/query or /api/query/stream request, with the conversation's last turns
-    (the reader's own only) and the reader; counted against the reader's limits."""
+def query_arguments(pipeline) -> Ask:
+    """The question of a /api/query or /api/query/stream request as one record: its checked settings, the
+    conversation's last turns (the reader's own only) and the reader; counted against the reader's limits."""
     who = require(ASK)
     body = request_json()
     if body is None:
@@ -106,7 +107,7 @@ def query_arguments(pipeline) -> dict:
     count_question(who, pipeline, args["provider"])
     history = kept_history()
     turns = history.turns(args["session_id"], reader=who) if history is not None and args["session_id"] else []
-    return {**args, "turns": turns, "reader": who}
+    return Ask(**args, turns=tuple(turns), reader=who)
 
 
 def count_question(who, pipeline, provider: str | None) -> None:
@@ -121,8 +122,8 @@ def count_question(who, pipeline, provider: str | None) -> None:
 def query():
     """Answer a question with cited evidence."""
     pipeline = services().pipeline
-    args = query_arguments(pipeline)
-    body = logged(pipeline.ask(**args), args["reader"])
+    ask = query_arguments(pipeline)
+    body = logged(pipeline.answer(ask), ask.reader)
     current_app.logger.info("%s question answered by %s in %.0f ms", body["query_type"], body["generator"],
                             body["timings_ms"]["total"])
     return body
@@ -135,19 +136,19 @@ def query_stream():
     A client that disconnects closes this stream, which closes the writer's and so stops generation.
     """
     pipeline = services().pipeline
-    args = query_arguments(pipeline)
+    ask = query_arguments(pipeline)
     logger = current_app.logger
     shape = {"meta": question_json, "sources": evidence_json, "delta": lambda text: {"text": text}}
 
     def events():
         started = time.perf_counter()
-        with closing(pipeline.stream(**args)) as stream:
+        with closing(pipeline.stream(ask)) as stream:
             try:
                 for name, data in stream:
                     if name != "answer":
                         yield sse(name, shape[name](data))
                         continue
-                    body = logged(data, args["reader"])
+                    body = logged(data, ask.reader)
                     yield sse("answer", body)
                     yield sse("done", {"id": body["id"], "timings_ms": body["timings_ms"]})
                     logger.info("%s question streamed by %s in %.0f ms", body["query_type"], body["generator"],

@@ -8,14 +8,14 @@ when that (source, target, kind) was there and is updated. PATCH /api/relations/
 A reader sees a relation only when both of its passages are in documents they see: one whose passage is hidden
 from them, or not in the library yet, is as absent as one never recorded (a 404), so it tells nothing of a hidden
 document. The owner of a personal server sees every relation. Passage keys and values are checked by the store
-(storage/relations.py), whose messages are written for the client.
-Does not: bring related passages into answers (search/related.py), or import files (ingest/relations.py).
+(storage/relation_store.py), whose messages are written for the client.
+Does not: bring related passages into answers (search/related.py), or import files (ingest/relation_import.py).
 """
 from flask import Blueprint, current_app, request, url_for
 
 from accounts.roles import ASK, RELATIONS
 from models import Relation
-from storage.relations import DuplicateRelation, RelationError, check_key
+from storage.relation_store import DuplicateRelation, RelationError, check_key
 from web.auth import require
 from web.errors import ApiError
 from web.services import hidden_from, services

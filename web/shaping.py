@@ -11,7 +11,7 @@ from dataclasses import asdict
 from flask import current_app, g, url_for
 
 from hebrew.refs import hebrew_label
-from ingest.catalog import passage_link
+from search.catalog import passage_link
 from ingest.chunking import max_passage_chars
 from models import Citation, Evidence, Hit, Question, Relation, Result
 from web.metrics import observe

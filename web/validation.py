@@ -9,7 +9,8 @@ from flask import request
 from werkzeug.exceptions import NotFound
 from werkzeug.routing import BaseConverter
 
-from ingest.sections import SectionFilterError, read_sections
+from question.policy import MODES
+from search.section_filters import SectionFilterError, read_sections
 from storage.history import SESSION_ID
 from storage.store import FILTER_FIELDS as METADATA_FILTERS
 from web.errors import ApiError
@@ -18,7 +19,6 @@ from writers.prompt import LANGUAGE_CODE
 MAX_QUESTION_CHARS = 2000
 TOP_K_MIN, TOP_K_MAX = 1, 20
 QUERY_FIELDS = ("question", "top_k", "provider", "model", "language", "session_id", "filters", "mode")
-MODES = ("practical", "deep", "posek")  # pipeline.MODES
 MAX_MODEL_CHARS = 100
 LANGUAGE = re.compile(f"auto|{LANGUAGE_CODE.pattern}")
 FILTER_FIELDS = ("document_ids", *METADATA_FILTERS, "part", "section")
@@ -74,8 +74,9 @@ def check_model(generator, provider: str | None, model: str | None) -> None:
     The offline writer has no models and ignores the name.
     """
     name = provider or generator.default
-    offered = getattr(generator.writers.get(name), "models", None)
-    if model is not None and offered is not None and model not in offered:
+    writer = generator.writers.get(name)
+    offered = writer.models if writer is not None else ()
+    if model is not None and offered and model not in offered:
         raise ApiError(f'"model" {model[:100]!r} is not offered by {name} on this server; choose one of '
                        f'{", ".join(offered)}, or leave it out for the default ({name.upper()}_MODELS lists them).')
 

@@ -1,6 +1,6 @@
-"""Answer writers: the prompt, the hosted providers with their one retry layer, the offline writer, the citation check.
+"""Answer writers: the prompt, the hosted providers with their one retry layer, the offline writer.
 
-writer.py            what a writer is, and ProviderError
+writer.py            Writer, the interface with its capability flags, and ProviderError
 prompt.py            the system prompt, answer styles, the evidence block, CANNOT_ANSWER in each language
 hosted.py            what the hosted writers share: the guard around each call, statements
 openai_compatible.py any OpenAI-compatible server (Ollama, llama.cpp, vLLM)
@@ -8,16 +8,9 @@ claude.py            Claude: passages as search_result blocks, native citations 
 gemini.py            Gemini: a JSON answer schema, validated, streamed sentence by sentence
 resilience.py        retries with backoff and jitter, Retry-After, the circuit breaker
 offline.py           the offline writer: cited sentences of the passages, or an honest decline
-verify.py            claims checked: valid number, verbatim quotes, support; uncited and unsupported removed
-instructions.py      instructions planted in uploads: claims that tell the reader to act, resting only on them
 configured.py        the hosted writers a config names
 tools.py             the library as tools for a model writer: search_library, get_passage, list_works
 research.py          a model writer that searches for itself: the bounded loop of tool calls
-sentences.py         the passages' sentences as the offline writer reads them, and what a question names
 answering.py         which sentence answers: the judge's reading of the best candidates and their agreement
-agreement.py         whether a sentence agrees with the question's subject and slot
-judge.py             the answerability judge, a cross-encoder trained here
-decision.py          answer or decline, from all a look's signals
 calculation.py       calculation questions answered offline: each figure cited, the arithmetic shown
-arithmetic.py        an answer's arithmetic lines checked
 """

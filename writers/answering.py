@@ -1,5 +1,5 @@
 """Which sentence answers the question: the judge's reading of the best candidates, each candidate's agreement
-with what the question asks (writers/agreement.py), the decision to answer or decline, and the context that may
+with what the question asks (checks/agreement.py), the decision to answer or decline, and the context that may
 follow the answering sentence.
 
 A candidate can answer only when its passage names what the question names (sentences.about), it holds a number
@@ -20,9 +20,9 @@ import numpy as np
 from hebrew.words import content_words
 from models import Hit
 from question.asks import Asks, read
-from writers.agreement import agreements, defines
-from writers.judge import pair_text
-from writers.sentences import about, anchors, fits
+from checks.agreement import agreements, defines
+from checks.judge import pair_text
+from checks.sentences import about, anchors, fits
 
 SENTENCES_PER_TYPE = {"factual_lookup": 2, "explanation": 4, "reasoning": 4, "calculation": 3}
 KEEP_WITHIN = 0.15  # further sentences must score within this of the best one

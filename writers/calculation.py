@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import regex
 
+from checks.arithmetic import numbers
 from hebrew.words import content_words
 
 PATTERNS = [  # (operation, pattern with groups a and b); first match wins
@@ -26,10 +27,6 @@ PATTERNS = [  # (operation, pattern with groups a and b); first match wins
     ("ratio", r"how many times (?:\w+ )?(?:is|was|are|were) (?P<a>.+?) than (?P<b>.+?)\??$"),
     ("sum", r"what (?:is|are|was|were) the (?:total|sum|combined \w+) of (?P<a>.+?) and (?P<b>.+?)\??$"),
 ]
-NUMBER = regex.compile(r"(?<![\p{L}\d.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)"
-                       r"(?:\s*(?P<scale>thousand|million|billion|trillion)\b)?"
-                       r"(?:\s*(?P<bc>B\.C\.E\.|BCE|B\.C\.|BC|לפנה[\"״]ס|לפני הספירה))?(?![\p{L}\d])", regex.I)
-SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
 NEAR = 60  # characters: a figure stated for an event stands this close to the event's words ("fell ... in 1453")
 YEAR = (100, 2100)  # a year in the common era is taken from 100 on (a day of the month is smaller); BC from 1
 IRREGULAR = {"fall": "fell", "begin": "began", "win": "won", "build": "built", "write": "wrote", "sink": "sank",
@@ -60,15 +57,6 @@ def counted(question: str) -> str:
     """What a "how many more ..." question counts ("patents"), else ""."""
     match = re.match(r"how many more (\w+) (?:did|does|do|has|had|have|is|was|are|were)\b", question.strip(), re.I)
     return match[1] if match else ""
-
-
-def numbers(text: str) -> list[tuple[float, int]]:
-    """(value, position) of each number in text: "14 million" is 14,000,000, and a year BC or BCE is negative."""
-    found = []
-    for match in NUMBER.finditer(text):
-        value = float(match[1].replace(",", "")) * SCALES.get((match["scale"] or "").casefold(), 1)
-        found.append((-value if match["bc"] else value, match.start()))
-    return found
 
 
 def stems(text: str) -> set[str]:

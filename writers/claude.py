@@ -9,7 +9,8 @@ from collections.abc import Iterator
 
 from models import Draft, WriteRequest
 from writers.hosted import MAX_TOKENS, HostedWriter, statement, with_markers
-from writers.prompt import SYSTEM_PROMPT, as_data, is_decline, passage_label, task_text
+from checks.declines import is_decline, passage_label
+from writers.prompt import SYSTEM_PROMPT, as_data, task_text
 from writers.research import Turn
 from writers.resilience import Failure, status_failure
 from writers.tools import TOOLS, ToolCall, ToolReply
@@ -21,6 +22,7 @@ class ClaudeWriter(HostedWriter):
     """Claude through the Messages API; passages go as search_result blocks and come back as native citations."""
 
     name, label = "claude", "Claude"
+    native_citations = True
 
     def __init__(self, api_key: str, model: str, base_url: str | None = None, timeout: float = 30.0,
                  retries: int = 2, *, max_tokens: int = MAX_TOKENS, backoff: float = 0.5,

@@ -11,7 +11,8 @@ from collections.abc import Iterator
 
 from models import Draft, Statement, WriteRequest
 from writers.hosted import MAX_TOKENS, TEMPERATURE, HostedWriter, statement, with_markers
-from writers.prompt import build_prompt, decline_text, found_text
+from checks.declines import decline_text, found_text
+from writers.prompt import build_prompt
 from writers.research import Turn
 from writers.resilience import Failure, status_failure
 from writers.tools import TOOLS, ToolCall, ToolReply

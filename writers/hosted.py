@@ -11,8 +11,8 @@ from collections.abc import Iterator
 
 from models import Draft, Statement, WriteRequest
 from writers.resilience import CircuitBreaker, Guard, RetryPolicy
-from writers.verify import MARKERS, marker_numbers
-from writers.writer import ProviderError
+from checks.verify import MARKERS, marker_numbers
+from writers.writer import ProviderError, Writer
 
 TEMPERATURE = 0.1
 MAX_TOKENS = 1024
@@ -37,10 +37,12 @@ def statement(text: str, cited: list[int], quotes: list[str]) -> Statement | Non
     return Statement(bare, list(dict.fromkeys(cited + marker_numbers(text))), [q for q in quotes if q])
 
 
-class HostedWriter:
-    """What every hosted writer shares: the guard around its calls and its status."""
+class HostedWriter(Writer):
+    """What every hosted writer shares: the guard around its calls and its status. Each streams, searches the
+    library with tools and completes short prompts."""
 
     name = label = ""
+    streams = uses_tools = completes = True
 
     def __init__(self, model: str, retries: int, max_tokens: int, backoff: float, failures_to_open: int,
                  cooldown: float, models: tuple[str, ...] = ()):

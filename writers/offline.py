@@ -30,8 +30,10 @@ from models import Draft, Hit, WriteRequest
 from search.embedders import settings
 from writers.answering import KEEP_WITHIN, SENTENCES_PER_TYPE, Choice, decide, further
 from writers.calculation import calculate
-from writers.prompt import OPINIONS, decline_text, found_text, opposing_pairs, passage_label
-from writers.sentences import all_named, candidates, cite, scored_text
+from checks.declines import decline_text, found_text, passage_label
+from writers.prompt import OPINIONS, opposing_pairs
+from checks.sentences import all_named, candidates, cite, scored_text
+from writers.writer import Writer
 
 PRONOUN_START = re.compile(r"(he|she|it|its|his|her|they|their|this|these|those)\b", re.I)
 
@@ -76,11 +78,11 @@ def opposed(choice: Choice, hits: list[Hit]) -> list[tuple[int, str]]:
     return said
 
 
-class ExtractiveWriter:
+class ExtractiveWriter(Writer):
     """Answers by choosing and citing sentences of the passages; the default when no model is configured."""
 
     name = "offline"
-    model = None
+    streams = True
 
     def __init__(self, embedder, thresholds: tuple[float, float] | None = None, judge=None):
         self.embedder = embedder

@@ -3,21 +3,14 @@
 The rules, the few-shot example and the answer style of each query type are constants here. Passages
 reach a model only inside the delimited evidence block of the user message, never in the system prompt,
 and no field of a passage (its text, title or reference) can open or close that block (as_data). CANNOT_ANSWER ("I don't know") is a value, in each language
-the library is used in.
-Does not: call a model (the writers do) or check what a model wrote (generator.py and verify.py do).
+the library is used in (checks/declines.py keeps them, since the checks write them too).
+Does not: call a model (the writers do) or check what a model wrote (checks/ does).
 """
 import re
 
+from checks.declines import CANNOT_ANSWER, FOUND, passage_label
 from models import OPPOSING, Hit, WriteRequest
 
-CANNOT_ANSWER = "The provided sources do not answer this question."
-# The fixed sentences an answer may consist of, in the languages the library is used in; others get English.
-DECLINE = {"en": CANNOT_ANSWER, "he": "המקורות שסופקו אינם עונים על שאלה זו."}
-SOURCES_SEARCHED = {"en": "Sources searched:", "he": "המקורות שנבדקו:"}
-# After a decline, what the sources do say that is closest to the question.
-FOUND = {"en": "What they do say:", "he": "מה שהם כן אומרים:"}
-# Declining a calculation: the figures no source gives.
-MISSING = {"en": "They do not give the figure for: {}.", "he": "אין בהם נתון עבור: {}."}
 LANGUAGE_CODE = re.compile(r"[a-z]{2,3}")  # an answer's language as a request or a writer's tool call names it
 LANGUAGE_NAMES = {"en": "English", "he": "Hebrew", "arc": "Aramaic", "yi": "Yiddish", "de": "German", "fr": "French",
                   "es": "Spanish", "ru": "Russian", "ar": "Arabic"}
@@ -67,36 +60,6 @@ _LETTERS = ("eеЕ", "vѵ", "iіІ", "dԁ", "eеЕ", "n", "cсС", "eеЕ")
 DELIMITER_RE = re.compile(r"<\s*/?\s*" + _HIDDEN.join(f"[{letters}]" for letters in _LETTERS)
                           + r"\b(?:[^<>\n]*>)?", re.I)
 NUMBERED_LINE = re.compile(r"^(\s*)\[(\d+)\]", re.M)  # a line of a passage that would start a passage of its own
-
-
-def decline_text(language: str) -> str:
-    """CANNOT_ANSWER in the answer's language."""
-    return DECLINE.get(language, CANNOT_ANSWER)
-
-
-def found_text(language: str) -> str:
-    """The lead-in of what the sources do say, after a decline, in the answer's language."""
-    return FOUND.get(language, FOUND["en"])
-
-
-def missing_text(language: str, figures: tuple[str, ...]) -> str:
-    """The sentence naming the figures no source gives, in the answer's language."""
-    return MISSING.get(language, MISSING["en"]).format("; ".join(f"“{f}”" for f in figures))
-
-
-def without_opening(text: str, openings: dict[str, str]) -> str:
-    """text without the fixed sentence (one of openings, in any language) it opens with."""
-    return next((text[len(o):].strip() for o in openings.values() if text.startswith(o)), text)
-
-
-def is_decline(text: str) -> bool:
-    """Whether text is (or opens with) the fixed decline sentence of any language."""
-    return any(text.startswith(d) for d in DECLINE.values())
-
-
-def passage_label(hit: Hit) -> str:
-    """How a passage is named to the model and the reader: its canonical reference, else its title."""
-    return hit.chunk.ref or hit.chunk.title
 
 
 def as_data(text: str, line: bool = False) -> str:

@@ -11,13 +11,19 @@ Does not: speak any wire format (each hosted writer's tool_* methods do) or chec
 """
 from dataclasses import dataclass
 
-from models import Draft
-from writers.prompt import CANNOT_ANSWER, FOUND, HALACHIC_STYLE, LANGUAGE_NAMES
+from checks.declines import CANNOT_ANSWER, FOUND
+from checks.verify import MARKERS
+from models import Answer, Draft
+from writers.prompt import HALACHIC_STYLE, LANGUAGE_NAMES
 from writers.tools import MAX_SEARCHES, Toolbox
-from writers.verify import MARKERS
 
 MORE_ROUNDS = 2  # turns with tools besides one a search: a list_works and a get_passage
 MAX_ROUNDS = MAX_SEARCHES + MORE_ROUNDS
+# Under a reply a model writer gave without searching (a greeting, a question about the conversation)
+NOT_FROM_LIBRARY = {"en": "(This reply does not come from the library and cites no source.)",
+                    "he": "(תשובה זו אינה מן הספרייה ואינה מצטטת מקור.)"}
+CATALOG_ONLY = {"en": "(This reply comes from the library's catalog, not from its passages, and cites no source.)",
+                "he": "(תשובה זו מקטלוג הספרייה, לא מן המקורות עצמם, ואינה מצטטת מקור.)"}
 
 RESEARCH_PROMPT = """You are Evidenz, an assistant that answers questions only from a library of texts, which you
 search with the tools.
@@ -83,3 +89,14 @@ def history(turns: list[dict]) -> list[tuple[str, str]]:
             said.append(("assistant", MARKERS.sub("", turn["answer"]).strip()))
     return said
 
+
+def unsearched_reply(done: Researched, toolbox: Toolbox, language: str, name: str) -> Answer | None:
+    """The answer of a writer that replied without searching (a greeting, a question about the conversation):
+    its text without markers, since they could name nothing, and a note that it does not come from the library's
+    passages; None when it searched or gave no text."""
+    reply = MARKERS.sub("", done.draft.text).strip() if done.draft is not None else ""
+    if done.searched or not reply:
+        return None
+    note = CATALOG_ONLY if toolbox.listed else NOT_FROM_LIBRARY
+    return Answer(f"{reply}\n\n{note.get(language, note['en'])}", generator=name, model=done.draft.model,
+                  from_library=False)

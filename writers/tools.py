@@ -11,8 +11,8 @@ Does not: talk to a provider (each writer turns TOOLS into its own wire format) 
 import json
 from dataclasses import dataclass, field
 
-from ingest.catalog import find_works
-from ingest.sections import EXAMPLE, SectionFilterError, read_sections
+from search.catalog import find_works
+from search.section_filters import EXAMPLE, SectionFilterError, read_sections
 from writers.prompt import LANGUAGE_CODE
 
 MAX_SEARCHES = 3

@@ -5,7 +5,7 @@ from app import create_app
 from browser import ELSEWHERE, FLEMING_ANSWER, FLEMING_SENTENCE, OUTPUT, ask, checked_pipeline, require_chromium
 from conftest import CORPUS, EndlessWriter, FakeWriter, make_pipeline
 from models import Draft
-from writers.prompt import CANNOT_ANSWER, found_text
+from checks.declines import CANNOT_ANSWER, found_text
 
 require_chromium()
 

@@ -13,7 +13,7 @@ from retrieval import Retriever
 from standin import StandIn, make_writer
 from standin_tools import final_text, tool_calls, tool_results
 from writers.offline import ExtractiveWriter
-from writers.verify import Verifier
+from checks.verify import Verifier
 
 require_chromium()
 
@@ -26,7 +26,8 @@ def test_the_catalog_narrows_a_question_and_a_writer_shows_its_searches(tmp_path
     lib = corpus.build(CORPUS, FakeEmbedder(), tmp_path / "lib", 1200, 200)
     writers = {"offline": ExtractiveWriter(FakeEmbedder()), "claude": make_writer("claude", claude.url, retries=0)}
     pipeline = Pipeline(FakeClassifier(), Retriever(lib, FakeEmbedder()),
-                        Generator(writers, "offline", verifier=Verifier(FakeEmbedder(), 0.5)))
+                        Generator(writers, "offline", verifier=Verifier(FakeEmbedder(), 0.5)),
+                        store=lib.store, relations=lib.relations)
     app = create_app({"TESTING": True, "HISTORY_DB": str(tmp_path / "history.sqlite3")}, pipeline=pipeline, library=lib)
     server = serve(app)
     script = tmp_path / "tea.txt"

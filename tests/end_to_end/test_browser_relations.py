@@ -12,13 +12,13 @@ from browser import OUTPUT, ask, require_chromium
 from conftest import FakeClassifier, FakeEmbedder
 from generator import Generator
 from ingest.jobs import Ingestor
-from ingest.relations import import_relations
+from ingest.relation_import import import_relations
 from pipeline import Pipeline
 from retrieval import Retriever
 from search.library import Library
 from writers.offline import ExtractiveWriter
 from writers.prompt import OPINIONS
-from writers.verify import Verifier
+from checks.verify import Verifier
 
 SHARED_SA = Path(__file__).resolve().parents[3] / "shared" / "data" / "shulchan-arukh" / "shulchan_arukh_he.jsonl"
 RELATIONS = Path(__file__).resolve().parents[2] / "data" / "relations" / "shulchan-arukh-rema.jsonl"
@@ -45,7 +45,8 @@ def app(tmp_path_factory):
     assert report["bad"] == [] and report["added"] >= 20
     writer = ExtractiveWriter(FakeEmbedder())
     pipeline = Pipeline(FakeClassifier("explanation"), Retriever(library, FakeEmbedder()),
-                        Generator({"offline": writer}, "offline", verifier=Verifier(FakeEmbedder(), 0.5)))
+                        Generator({"offline": writer}, "offline", verifier=Verifier(FakeEmbedder(), 0.5)),
+                        store=library.store, relations=library.relations)
     return create_app({"TESTING": True}, pipeline=pipeline, library=library)
 
 

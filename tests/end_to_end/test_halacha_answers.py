@@ -14,9 +14,9 @@ from pipeline import Pipeline
 from question.halacha import rabbi_line, rules
 from retrieval import Retriever
 from search.library import Library
-from writers.judge import AnswerabilityJudge
+from checks.judge import AnswerabilityJudge
 from writers.offline import ExtractiveWriter
-from writers.verify import Verifier, split_claims
+from checks.verify import Verifier, split_claims
 
 SHARED_SA = Path(__file__).resolve().parents[3] / "shared" / "data" / "shulchan-arukh" / "shulchan_arukh_he.jsonl"
 QUESTIONS = Path(__file__).resolve().parents[2] / "data" / "eval" / "halacha-he"
@@ -36,7 +36,8 @@ def client(tmp_path_factory):
     ingestor.run(*ingestor.claim(ingestor.submit_file(source, source.name, {"language": "he"}).id))
     writer = ExtractiveWriter(FakeEmbedder(), judge=AnswerabilityJudge.load())
     pipeline = Pipeline(FakeClassifier("explanation"), Retriever(library, FakeEmbedder()),
-                        Generator({"offline": writer}, "offline", verifier=Verifier(FakeEmbedder(), 0.0)))
+                        Generator({"offline": writer}, "offline", verifier=Verifier(FakeEmbedder(), 0.0)),
+                        store=library.store, relations=library.relations)
     return create_app({"TESTING": True}, pipeline=pipeline).test_client()
 
 

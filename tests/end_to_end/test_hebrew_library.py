@@ -64,5 +64,5 @@ def test_hebrew_queries_weigh_dense_search_by_how_well_the_embedder_reads_hebrew
 
 
 def test_each_embedder_checks_support_at_its_own_calibrated_threshold(hebrew_app, real_app):
-    assert hebrew_app.extensions["rag"].pipeline.generator.verifier.threshold == 0.88
-    assert real_app.extensions["rag"].pipeline.generator.verifier.threshold == 0.61
+    assert hebrew_app.extensions["rag"].pipeline.generator.check.verifier.threshold == 0.88
+    assert real_app.extensions["rag"].pipeline.generator.check.verifier.threshold == 0.61

@@ -1,7 +1,7 @@
 """check-agreement: the share of answering sentences the subject and slot rules turn away, and of plausible traps."""
 import json
 
-from evaluation.agreement_check import check
+from measuring.agreement_check import check
 
 
 def folder_with(tmp_path, docs, queries, qrels):

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.datasets import read_qrels, read_queries
+from measuring.datasets import read_qrels, read_queries
 
 ROOT = Path(__file__).resolve().parents[2]
 WIKI = ROOT / "data" / "downloads" / "wiki" / "corpus.jsonl"

@@ -6,7 +6,7 @@ import threading
 from werkzeug.serving import make_server
 
 from app import create_app
-from evaluation.bench_servers import cpu_seconds, loaded
+from benchmarks.bench_servers import cpu_seconds, loaded
 from test_load import Recording
 
 

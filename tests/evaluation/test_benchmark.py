@@ -1,7 +1,7 @@
 """The benchmark's building blocks on small sizes (figures are printed by `flask --app app bench`, not asserted)."""
 import numpy as np
 
-from evaluation import benchmark
+from benchmarks import benchmark
 
 
 def test_synthetic_corpus_has_realistic_lengths_and_a_zipfian_vocabulary():
@@ -28,7 +28,7 @@ def test_faiss_hnsw_recall_is_measured_against_flat():
 
 def test_ingest_benchmark_parses_and_ingests_a_real_pdf():
     from conftest import FakeEmbedder
-    from evaluation.bench_ingest import bench_ingest, bench_pdf
+    from benchmarks.bench_ingest import bench_ingest, bench_pdf
 
     parse = bench_pdf(pages=3)
     assert parse["pages"] == 3 and parse["pages_per_minute"] > 0
@@ -61,7 +61,7 @@ def test_book_benchmark_ingests_the_first_records_and_embeds_them_both_ways(tmp_
     import json
 
     from conftest import FakeEmbedder
-    from evaluation.bench_ingest import bench_book
+    from benchmarks.bench_ingest import bench_book
 
     book = tmp_path / "sa.jsonl"
     book.write_text("\n".join(json.dumps({"ref": f"Shulchan Arukh, Orach Chayim 1:{n}", "he": "מים " * n + "בשבת:"},

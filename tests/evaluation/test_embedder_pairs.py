@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from evaluation.embedder_pairs import batches, glossary_entries, qa_set, shulchan_arukh
+from training.embedder_pairs import batches, glossary_entries, qa_set, shulchan_arukh
 
 SEIFIM = [
     ("Orach Chayim 318:1", "דיני בישול בשבת. ובו יט סעיפים: המבשל בשבת במזיד אסור לו לעולם הגה: ויש אומרים שמותר לאחרים למוצאי שבת"),
@@ -54,7 +54,7 @@ def test_qa_pairs_come_from_the_train_split_only_and_measurement_sets_are_refuse
     (folder / "queries.jsonl").write_text("\n".join(json.dumps({"_id": f"q{i}", "text": f"question {i}?"})
                                                     for i in range(20)))
     (folder / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\n" + "".join(f"q{i}\td{i}\t1\n" for i in range(20)))
-    from evaluation.datasets import splits
+    from measuring.datasets import splits
     split_of = splits(d["title"] for d in docs)
     pairs = qa_set(folder)
     assert pairs and {p.group for p in pairs} == {d["_id"] for d in docs if split_of[d["title"]] == "train"}

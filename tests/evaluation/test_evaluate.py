@@ -136,8 +136,8 @@ def test_eval_unknown_split_says_what_exists(tmp_path, beir):
 
 def test_support_calibration_separates_gold_from_other_paragraphs(beir):
     from conftest import FakeEmbedder
-    from evaluation.calibrate import calibrate_support
-    from writers.verify import Verifier
+    from training.calibrate import calibrate_support
+    from checks.verify import Verifier
 
     result = calibrate_support(Verifier(FakeEmbedder()), beir, limit=10)
     assert result["claims"] > 0 and 0.2 <= result["threshold"] <= 0.94

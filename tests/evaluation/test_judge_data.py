@@ -1,7 +1,7 @@
 """The judge's training pairs: one positive per question (the sentence holding its answer), hard negatives, and
 no text crossing the splits, which are by article title."""
-from evaluation.datasets import splits
-from evaluation.judge_data import pairs
+from measuring.datasets import splits
+from training.judge_data import pairs
 from ingest.corpus import read_corpus
 
 

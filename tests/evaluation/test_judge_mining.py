@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.judge_data import pairs
-from evaluation.judge_mining import Miner, pool_documents
+from training.judge_data import pairs
+from training.judge_mining import Miner, pool_documents
 from models import Chunk, Hit
 
 

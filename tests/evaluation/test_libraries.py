@@ -2,7 +2,7 @@
 import pytest
 
 from conftest import CORPUS, FakeEmbedder, make_retriever
-from evaluation import libraries
+from measuring import libraries
 from ingest import corpus
 
 

@@ -9,7 +9,7 @@ from werkzeug.serving import make_server
 
 from app import create_app
 from conftest import FakeWriter, make_pipeline
-from evaluation.load import load_command, run
+from benchmarks.load import load_command, run
 
 
 class Recording(FakeWriter):

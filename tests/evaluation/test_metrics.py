@@ -3,7 +3,7 @@ import math
 
 import pytest
 
-from evaluation.metrics import contains_gold, f1_score, mrr_at_k, ndcg_at_k, normalize_answer, percentile, recall_at_k
+from measuring.metrics import contains_gold, f1_score, mrr_at_k, ndcg_at_k, normalize_answer, percentile, recall_at_k
 
 
 def test_ndcg_binary():

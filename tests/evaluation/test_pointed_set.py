@@ -1,4 +1,4 @@
-"""The pointed development set (data/eval/pointed-tanakh, evaluation/pointed_set.py): its builder, the shipped files,
+"""The pointed development set (data/eval/pointed-tanakh, measuring/pointed_set.py): its builder, the shipped files,
 and, with the real multilingual-e5-small, dense search over pointed verses as good as over the same verses unpointed."""
 import json
 import sqlite3
@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from evaluation.pointed_set import KINDS, english_by_hebrew_verse, printed, questions, write_set
+from measuring.pointed_set import KINDS, english_by_hebrew_verse, printed, questions, write_set
 from hebrew.normal import POINTS, without_points
 
 SET = Path(__file__).resolve().parents[2] / "data" / "eval" / "pointed-tanakh"

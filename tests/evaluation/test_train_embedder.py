@@ -23,7 +23,7 @@ def offline(monkeypatch):
 
 
 def test_a_short_run_trains_the_top_layers_and_the_folder_loads_as_an_embedder(tmp_path):
-    from evaluation.train_embedder import train
+    from training.train_embedder import train
 
     book = tmp_path / "sa.jsonl"
     book.write_text("\n".join(json.dumps({"ref": f"Shulchan Arukh, {ref}", "he": he}, ensure_ascii=False)

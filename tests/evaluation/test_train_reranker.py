@@ -5,7 +5,7 @@ import pytest
 import torch
 
 from conftest import QUERIES
-from evaluation.train_reranker import train, training_pairs
+from training.train_reranker import train, training_pairs
 from search.reranker import Reranker
 
 

@@ -5,8 +5,8 @@ import json
 from test_evaluate import run_eval
 
 from app import create_app
-from evaluation import calibrate_judge
-from evaluation.datasets import read_qrels, read_queries, splits
+from training import calibrate_judge
+from measuring.datasets import read_qrels, read_queries, splits
 
 
 def with_unanswerable(beir):
@@ -62,7 +62,7 @@ def test_the_threshold_is_chosen_where_both_sets_are_best_served(tmp_path):
 def test_calibrate_judge_records_a_set_and_writes_the_threshold(tmp_path, beir):
     import shutil
 
-    from writers.judge import DEFAULT_FOLDER
+    from checks.judge import DEFAULT_FOLDER
 
     judge = tmp_path / "judge"
     shutil.copytree(DEFAULT_FOLDER, judge)

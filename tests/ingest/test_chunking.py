@@ -1,5 +1,6 @@
 """Sentence-aware chunking: whole sentences, size limit, sentence overlap, exact offsets."""
-from ingest.chunking import chunk_spans, split_sentences
+from checks.splitting import split_sentences
+from ingest.chunking import chunk_spans
 
 
 def test_sentences_respect_abbreviations():

@@ -1,6 +1,6 @@
 """The course-script format read whole (ingest/course.py), and sections as the catalog names them
-(ingest/catalog.py)."""
-from ingest.catalog import catalog, section_of
+(search/catalog.py)."""
+from search.catalog import catalog, section_of
 from ingest.course import course_outline
 
 SCRIPT = """Course Title: Intro to MCP

@@ -7,7 +7,8 @@ import pytest
 from hebrew.numerals import hebrew_numeral
 from ingest.chunking import MAX_PASSAGE_CHARS
 from ingest.records import Unit
-from ingest.structure import course_title, split
+from ingest.structure import split
+from search.headings import course_title
 
 SA = "Shulchan Arukh, Orach Chayim"
 DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"

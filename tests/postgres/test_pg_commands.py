@@ -9,7 +9,7 @@ from conftest import WIKI_SAMPLE, FakeEmbedder
 from ingest import corpus
 from ingest.jobs import Ingestor
 from ingest.warming import Warmer
-from writers.sentences import forms
+from checks.sentences import forms
 from postgres.database import Database
 from postgres.schema import MIGRATIONS as PG_MIGRATIONS
 from postgres.library import PgLibrary

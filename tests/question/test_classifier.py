@@ -4,7 +4,7 @@ import json
 import pytest
 import torch
 
-from evaluation.train_classifier import accuracy, read_questions
+from training.train_classifier import accuracy, read_questions
 from question.classifier import LABELS, QueryClassifier
 
 

@@ -47,7 +47,7 @@ def test_calls_on_every_core_take_turns_and_on_one_run_side_by_side(restore_thre
 
 
 def test_the_judge_waits_for_its_turn(restore_threads):
-    from writers.judge import AnswerabilityJudge
+    from checks.judge import AnswerabilityJudge
 
     judge = AnswerabilityJudge.load()
     compute.configure(2)

@@ -13,7 +13,7 @@ from pipeline import Pipeline
 from retrieval import Retriever
 from writers.offline import ExtractiveWriter
 from writers.prompt import OPINIONS
-from writers.verify import Verifier, split_claims
+from checks.verify import Verifier, split_claims
 
 QUESTION = "Some say baked bread is cooked again in a second vessel?"  # finds the seif first
 PRIVATE = "Private Notes 1:1"
@@ -33,7 +33,8 @@ def library(backend):
 def pipeline(library, label="explanation"):
     writer = ExtractiveWriter(FakeEmbedder())
     return Pipeline(FakeClassifier(label), Retriever(library, FakeEmbedder()),
-                    Generator({"offline": writer}, "offline", verifier=Verifier(FakeEmbedder(), 0.5)))
+                    Generator({"offline": writer}, "offline", verifier=Verifier(FakeEmbedder(), 0.5)),
+                    store=library.store, relations=library.relations)
 
 
 def refs(result) -> list[str]:

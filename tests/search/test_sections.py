@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from search.sections import section_of, with_sections
+from search.section_look import section_of, with_sections
 
 
 @pytest.mark.parametrize("ref, section", [

@@ -11,8 +11,8 @@ from pipeline import Pipeline
 from retrieval import Retriever
 from search.sentence_vectors import SentenceVectors, SqliteTable
 from writers.offline import ExtractiveWriter
-from writers.sentences import forms
-from writers.verify import Verifier
+from checks.sentences import forms
+from checks.verify import Verifier
 
 BOOK = ("Kettles\n\nA kettle boils water for tea. Copper kettles were made in Birmingham in 1790. "
         "Electric kettles switch off when the water boils.")
@@ -33,7 +33,8 @@ def ask(library, embedder, question="When did Alexander Fleming discover penicil
     """The offline writer and the citation check over library, as Pipeline.load wires them."""
     kept = library.sentences
     generator = Generator({"offline": ExtractiveWriter(kept, thresholds=(0.0, 0.0))}, "offline", verifier=Verifier(kept))
-    return Pipeline(FakeClassifier(), Retriever(library, embedder), generator, {}).ask(question, top_k=3)
+    return Pipeline(FakeClassifier(), Retriever(library, embedder), generator, {}, store=library.store,
+                    relations=library.relations).ask(question, top_k=3)
 
 
 def test_a_question_over_warm_passages_embeds_only_itself(backend):  # noqa: F811

@@ -5,7 +5,7 @@ import pytest
 
 from builders import GLOSS, OTHER, SEIF, ruled_entry, ruled_library
 from models import Relation
-from storage.relations import DuplicateRelation, RelationError
+from storage.relation_store import DuplicateRelation, RelationError
 
 
 @pytest.fixture

@@ -99,7 +99,7 @@ def test_404_and_405_answer_json(client):
 class ExplodingPipeline:
     generator = make_pipeline().generator
 
-    def ask(self, **kwargs):
+    def answer(self, ask):
         raise RuntimeError("secret at /home/user/key sk-ant-123")
 
 

@@ -21,7 +21,8 @@ def app(backend):
                           tier="private")
     library = ruled_library(backend, [ruled_entry(), private])
     writer = FakeWriter("offline", ["Some say that baked bread is cooked again [1]."] * 5)
-    pipeline = Pipeline(FakeClassifier(), Retriever(library, FakeEmbedder()), Generator({"offline": writer}, "offline"))
+    pipeline = Pipeline(FakeClassifier(), Retriever(library, FakeEmbedder()), Generator({"offline": writer}, "offline"),
+                        store=library.store, relations=library.relations)
     return create_app({"TESTING": True, **backend.config}, pipeline=pipeline, library=library)
 
 

@@ -2,7 +2,7 @@
 that states it, and the arithmetic line checked (right, and made only of cited or asked figures)."""
 import pytest
 
-from writers.arithmetic import holds, is_arithmetic
+from checks.arithmetic import holds, is_arithmetic
 from writers.calculation import calculate, numbers, plan
 
 SENTENCES = [

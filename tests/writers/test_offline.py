@@ -7,8 +7,8 @@ from conftest import FakeEmbedder, make_retriever
 from generator import Generator
 from models import Chunk, Hit, WriteRequest
 from writers.offline import SENTENCES_PER_TYPE, ExtractiveWriter
-from writers.prompt import CANNOT_ANSWER
-from writers.sentences import cite
+from checks.declines import CANNOT_ANSWER
+from checks.sentences import cite
 
 
 def test_cite_puts_the_marker_before_the_final_punctuation():
@@ -85,7 +85,7 @@ def test_pronoun_sentence_brings_its_subject():
 
 
 def test_headings_of_uploaded_books_are_not_quoted_as_prose():
-    from writers.sentences import prose
+    from checks.sentences import prose
 
     assert prose("Chapter 3: Varroa Mites\nThe varroa mite is a pest\nof honey bees. Treat in winter.") == [
         "The varroa mite is a pest of honey bees. Treat in winter."]
@@ -97,7 +97,7 @@ def test_headings_of_uploaded_books_are_not_quoted_as_prose():
 
 def test_disagreeing_units_are_presented_each_under_its_own_reference():
     from models import Chunk, Hit
-    from writers.verify import Verifier
+    from checks.verify import Verifier
 
     ruling = Chunk("sa-87-3", "sa", "Yoreh De'ah 87", "Fish may be eaten with milk.", 0, 28,
                    ref="Shulchan Arukh, Yoreh De'ah 87:3", parent_ref="Shulchan Arukh, Yoreh De'ah 87")

@@ -4,9 +4,9 @@ what the passages do say, cited; a calculation shows its figures and arithmetic.
 import pytest
 
 from models import Chunk, Hit, WriteRequest
-from writers.judge import AnswerabilityJudge
+from checks.judge import AnswerabilityJudge
 from writers.offline import ExtractiveWriter
-from writers.prompt import CANNOT_ANSWER, found_text
+from checks.declines import CANNOT_ANSWER, found_text
 
 WAR_AND_PEACE = ("War and Peace is an epic novel by the Russian author Leo Tolstoy. Set during the Napoleonic Wars, "
                  "the work comprises both a fictional narrative and chapters in which Tolstoy discusses history and "

@@ -7,7 +7,7 @@ from generator import Generator
 from models import Chunk, Hit, WriteRequest
 from writers.offline import ExtractiveWriter
 from writers.prompt import OPINIONS, build_prompt, opposing_pairs, task_text
-from writers.verify import Verifier
+from checks.verify import Verifier
 
 HE_SEIF = "יש מי שאומר שפת שנאפה יש בו משום בישול בכלי שני. ויש מתירין ליתן פת בכלי שני."
 HE_GLOSS = "הגה ונהגו ליזהר לכתחילה שלא ליתן פת אפילו בכלי שני כל זמן שהיד סולדת בו."

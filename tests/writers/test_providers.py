@@ -18,7 +18,8 @@ from standin import (
     search_result_citation,
 )
 from writers.gemini import GEMINI_JSON
-from writers.prompt import SYSTEM_PROMPT, build_prompt, decline_text, task_text
+from checks.declines import decline_text
+from writers.prompt import SYSTEM_PROMPT, build_prompt, task_text
 from writers.writer import ProviderError
 
 QUESTION = "Who discovered penicillin?"

@@ -21,7 +21,7 @@ from standin import (
     search_result_citation,
 )
 from writers.gemini import SentenceScanner
-from writers.prompt import decline_text
+from checks.declines import decline_text
 from writers.writer import ProviderError
 
 QUESTION = "Who discovered penicillin?"

@@ -16,7 +16,7 @@ from app import create_app
 from writers.offline import ExtractiveWriter
 from writers.research import MAX_ROUNDS
 from writers.tools import MAX_SEARCHES
-from writers.verify import Verifier
+from checks.verify import Verifier
 
 
 
@@ -30,7 +30,8 @@ def client(tmp_path, provider, standin):
     lib = corpus.build(CORPUS, FakeEmbedder(), tmp_path / "lib", 1200, 200)
     writers = {"offline": ExtractiveWriter(FakeEmbedder()), provider: make_writer(provider, standin.url, retries=0)}
     pipeline = Pipeline(FakeClassifier(), Retriever(lib, FakeEmbedder()),
-                        Generator(writers, provider, verifier=Verifier(FakeEmbedder(), 0.5)))
+                        Generator(writers, provider, verifier=Verifier(FakeEmbedder(), 0.5)),
+                        store=lib.store, relations=lib.relations)
     app = create_app({"TESTING": True, "MAX_UPLOAD_BYTES": 200_000, "HISTORY_DB": str(tmp_path / "history.sqlite3")},
                      pipeline=pipeline, library=lib)
     client = app.test_client()

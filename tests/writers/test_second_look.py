@@ -3,10 +3,11 @@ after them (to about rank 20) before declining, and the passage that answers is 
 import numpy as np
 from conftest import CORPUS, FakeClassifier, FakeEmbedder
 
-from generator import Generator, second_look
+from checks.answer import second_look
+from generator import Generator
 from models import Chunk, Hit, WriteRequest
 from pipeline import Pipeline
-from writers.instructions import flagged
+from checks.instructions import flagged
 from writers.offline import ExtractiveWriter
 
 

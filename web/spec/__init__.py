@@ -5,17 +5,17 @@ asking.py     /, /api/health, /api/query, /api/query/stream
 library.py    /api/documents, /api/jobs, /api/stats
 history.py    /api/history
 accounts.py   /api/session, /api/me, /api/users
-relations.py  /api/relations
+relating.py   /api/relations
 protocols.py  /v1/chat/completions, /v1/models, /mcp, /metrics, /api/openapi.json, /static
 tests/web/test_openapi.py holds it true: every route of the app is described, and schemathesis, run against a
 live server, finds no 5xx, no status the document does not give, and no response that breaks its schema.
 """
 from functools import cache
 
-from web.spec import accounts, asking, history, library, protocols, relations
+from web.spec import accounts, asking, history, library, protocols, relating
 from web.spec.common import ERROR, OPENAI_ERROR, SECURITY, SECURITY_SCHEMES
 
-PARTS = (asking, library, history, accounts, relations, protocols)
+PARTS = (asking, library, history, accounts, relating, protocols)
 
 
 @cache

@@ -2,8 +2,8 @@
 (web/query.py), whose answers are shaped by web/shaping.py and checked by web/validation.py.
 """
 from models import RELATION_KINDS
-from pipeline import QUERY_POLICIES
-from ingest.sections import MAX_NUMBER, MAX_RANGES, RANGE
+from question.policy import QUERY_POLICIES
+from search.section_filters import MAX_NUMBER, MAX_RANGES, RANGE
 from storage.answers import SESSION_ID
 from web.spec.common import body, json_content, ok, operation, ref
 from web.validation import (

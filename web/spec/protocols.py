@@ -1,10 +1,10 @@
 """The protocols part of the API description (web/spec/__init__.py): Evidenz as an OpenAI-compatible model
-(web/openai_api.py), the MCP tools over Streamable HTTP (web/mcp_http.py), Prometheus metrics (web/metrics.py),
+(web/protocols/openai_api.py), the MCP tools over Streamable HTTP (web/protocols/mcp_http.py), Prometheus metrics (web/metrics.py),
 this document (web/openapi.py), and the page's static files.
 """
 from mcp_types.version import KNOWN_PROTOCOL_VERSIONS
 
-from web.openai_api import FIELDS, MAX_MESSAGES, MODEL, ROLES
+from web.protocols.openai_api import FIELDS, MAX_MESSAGES, MODEL, ROLES
 from web.spec.asking import BAD_TOKEN, PROVIDERS, with_response
 from web.spec.common import body, json_content, ok, operation, path_param, ref
 from web.validation import MAX_QUESTION_CHARS

@@ -1,0 +1,150 @@
+"""Command-line tasks that time and load the server, run as `flask --app app <command>`: bench, bench-ingest,
+bench-servers, load. Each prints its figures, the last line one JSON object.
+"""
+import json
+from pathlib import Path
+
+import click
+from flask import current_app
+from flask.cli import with_appcontext
+
+from benchmarks.load import load_command
+
+
+@click.command("bench")
+@click.option("--sizes", default="10000,100000,1000000", show_default=True, help="Corpus sizes in chunks, comma-separated.")
+@click.option("--queries", default=50, show_default=True, help="Queries per measurement.")
+@click.option("--no-compare", is_flag=True, help="Skip rank_bm25 (slow and memory-hungry at 1M chunks).")
+@click.option("--worker-chunks", default=100_000, show_default=True, help="Index size for the worker memory figure.")
+@click.option("--backend", type=click.Choice(["embedded", "postgres"]), default="embedded", show_default=True,
+              help="postgres: PostgreSQL + pgvector beside the embedded figures (DATABASE_URL, else a pgserver).")
+@click.option("--hnsw-max", default=100_000, show_default=True,
+              help="With --backend postgres: the largest size that also builds HNSW indexes (slow on 2 cores).")
+@with_appcontext
+def bench_command(sizes: str, queries: int, no_compare: bool, worker_chunks: int, backend: str, hnsw_max: int):
+    """Per-stage latency, build time, memory, and BM25 against rank_bm25; the last line is JSON."""
+    if backend == "postgres":
+        return bench_postgres_command([int(s) for s in sizes.split(",") if s], hnsw_max)
+    from benchmarks import benchmark
+    from search.embedding import Embedder, resolve_model
+    from checks.judge import AnswerabilityJudge
+    from writers.offline import ExtractiveWriter
+
+    config = current_app.config
+    embedder = Embedder.load(config["EMBEDDING_MODEL"])
+    judge = AnswerabilityJudge.load(Path(config["JUDGE_DIR"])) if config["JUDGE_DIR"] else None
+    report = benchmark.run([int(s) for s in sizes.split(",") if s], embedder, ExtractiveWriter(embedder),
+                           resolve_model(config["EMBEDDING_MODEL"]), queries, not no_compare,
+                           judged=ExtractiveWriter(embedder, judge=judge) if judge else None)
+    stages = report["query_stages"]
+    if judge:
+        click.echo(f"offline answer p50: {stages['generate_offline_p50_ms']:.0f} ms without the judge, "
+                   f"{stages['generate_offline_judged_p50_ms']:.0f} ms with it (+{stages['judge_added_p50_ms']:.0f} ms); "
+                   f"with a second look at 15 more passages {stages['generate_offline_second_look_p50_ms']:.0f} ms p50, "
+                   f"{stages['generate_offline_second_look_p95_ms']:.0f} ms p95")
+    report["worker"] = benchmark.worker_memory(worker_chunks, config["EMBEDDING_MODEL"], config["CLASSIFIER_DIR"])
+    for size, figures in report["sizes"].items():
+        click.echo(f"{int(size):>9,} chunks: BM25 {figures['bm25_p50_ms']:.1f} ms"
+                   + (f" ({figures['bm25_speedup_vs_rank_bm25']}x rank_bm25, max diff {figures['bm25_max_abs_diff']:.1e})"
+                      if "bm25_speedup_vs_rank_bm25" in figures else "")
+                   + f", FAISS flat {figures['faiss_flat_p50_ms']:.1f} ms, HNSW {figures['faiss_hnsw_p50_ms']:.1f} ms"
+                   f" (recall@10 {figures['faiss_hnsw_recall@10']})")
+    click.echo(f"worker with models and {worker_chunks:,} chunks: {report['worker']['rss_mb']:.0f} MB RSS")
+    click.echo(json.dumps(report))
+
+
+
+def bench_postgres_command(sizes: list[int], hnsw_max: int):
+    """The PostgreSQL backend beside the embedded one (benchmarks/bench_postgres.py); the last line is JSON."""
+    from benchmarks import bench_postgres
+    from benchmarks.load import QUESTIONS
+    from search.embedding import Embedder
+    from search.library import load
+
+    config = current_app.config
+    library = load(Path(config["LIBRARY_DIR"]), Embedder.load(config["EMBEDDING_MODEL"]))
+    figures = bench_postgres.report(sizes, hnsw_max, library, list(QUESTIONS) * 4, 50, log=click.echo)
+    for row in figures["dense"]:
+        line = f"{row['chunks']:>9,} vectors: FAISS flat {row['faiss_flat']['p50_ms']:.1f}/{row['faiss_flat']['p95_ms']:.1f}"
+        line += f" ms, pgvector exact {row['pgvector_exact']['p50_ms']:.1f}/{row['pgvector_exact']['p95_ms']:.1f} ms"
+        if "pgvector_hnsw" in row:
+            line += (f"; HNSW FAISS {row['faiss_hnsw']['p50_ms']:.1f}/{row['faiss_hnsw']['p95_ms']:.1f} ms (recall@10 "
+                     f"{row['faiss_hnsw_recall@10']}), pgvector {row['pgvector_hnsw']['p50_ms']:.1f}/"
+                     f"{row['pgvector_hnsw']['p95_ms']:.1f} ms (recall@10 {row['pgvector_hnsw_recall@10']}, "
+                     f"{row['pgvector_hnsw_rows']} of 200 rows, built in {row['pgvector_hnsw_build_s']} s)")
+        click.echo(line + "  [p50/p95]")
+    hybrid, ingest, load_run = figures["hybrid"], figures["ingest"], figures["concurrency"]
+    click.echo(f"hybrid search, default library ({hybrid['chunks']:,} chunks, imported in {hybrid['import_s']} s): "
+               f"embedded {hybrid['embedded']['p50_ms']:.1f}/{hybrid['embedded']['p95_ms']:.1f} ms, postgres "
+               f"{hybrid['postgres']['p50_ms']:.1f}/{hybrid['postgres']['p95_ms']:.1f} ms; same top 5: {hybrid['same_top5']}")
+    click.echo(f"ingest: embedded {ingest['embedded']['pages_per_minute']} pages/min, "
+               f"postgres {ingest['postgres']['pages_per_minute']} pages/min")
+    click.echo(f"8 clients, two app servers on one database: p50 {load_run['p50_ms']} ms, p95 {load_run['p95_ms']} ms, "
+               f"{load_run['answered']} answered, {load_run['errors']} errors")
+    click.echo(json.dumps(figures))
+
+
+
+@click.command("bench-ingest")
+@click.option("--pages", default=200, show_default=True, help="Pages of the generated PDF (about 500 words each).")
+@click.option("--no-space-mb", type=float, default=None,
+              help="Instead, ingest a text of this many MB without a space or newline, and print peak memory.")
+@click.option("--book", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+              help="Instead, ingest the first --records records of this JSONL book (the Shulchan Arukh's) and embed "
+                   "its passages in book order and longest first.")
+@click.option("--records", default=1000, show_default=True)
+@with_appcontext
+def bench_ingest_command(pages: int, no_space_mb: float | None, book: Path | None, records: int):
+    """PDF pages per minute: parsing alone, and the whole ingest job; the last line is JSON."""
+    from benchmarks.bench_ingest import bench_book, bench_ingest, bench_no_space, bench_pdf
+    from search.embedding import Embedder
+
+    if book is not None:
+        found = bench_book(Embedder.load(current_app.config["EMBEDDING_MODEL"]), book, records)
+        for name in ("ingest", "book_order", "by_length"):
+            click.echo(f"{name}: {found['passages']:,} passages in {found[name]['seconds']} s = "
+                       f"{found[name]['passages_per_minute']:,} passages/min")
+        click.echo(json.dumps({"book": found}))
+        return
+
+    if no_space_mb is not None:
+        found = bench_no_space(current_app.config["EMBEDDING_MODEL"], no_space_mb)
+        click.echo(f"no-space text: {found['megabytes']:g} MB -> {found['chunks']:,} chunks, the longest "
+                   f"{found['max_chunk_chars']:,} characters, in {found['seconds']} s; peak RSS {found['peak_rss_mb']:,} MB "
+                   f"({found['rss_loaded_mb']:,} MB with the embedder loaded, before the ingest)")
+        click.echo(json.dumps({"no_space": found}))
+        return
+    parse = bench_pdf(pages)
+    click.echo(f"parse: {parse['pages']} pages in {parse['seconds']} s = {parse['pages_per_minute']:,} pages/min")
+    full = bench_ingest(Embedder.load(current_app.config["EMBEDDING_MODEL"]), pages)
+    click.echo(f"ingest: {full['pages']} pages ({full['chunks']} chunks) in {full['seconds']} s = "
+               f"{full['pages_per_minute']:,} pages/min")
+    click.echo(json.dumps({"parse": parse, "ingest": full}))
+
+
+
+@click.command("bench-servers")
+@click.option("--clients", default=8, show_default=True, help="Clients asking at once, split between the servers.")
+@click.option("--seconds", default=60.0, show_default=True, help="How long each run loads its servers.")
+@click.option("--questions", "source", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              default=Path("data/eval/wiki-asked/queries.jsonl"), show_default=True,
+              help="The questions asked (a BEIR queries.jsonl, or one a line), each once before any again.")
+@with_appcontext
+def bench_servers_command(clients: int, seconds: float, source: Path):
+    """One app server, then two, on one PostgreSQL (benchmarks/bench_servers.py); the last line is JSON."""
+    from benchmarks import bench_servers
+    from benchmarks.load import read_questions
+
+    if not 1 <= seconds <= 3600:
+        raise click.BadParameter("each run loads its servers from 1 second to an hour", param_hint="--seconds")
+    figures = bench_servers.report(Path(current_app.config["LIBRARY_DIR"]), clients, seconds, read_questions(source),
+                                   log=click.echo)
+    for run in figures["runs"]:
+        click.echo(f"{run['servers']} server(s): {run['requests_per_second']} questions/s, p50 {run['p50_ms']:,.0f} ms, "
+                   f"p95 {run['p95_ms']:,.0f} ms, {run['errors']} errors; per question {run['app_cpu_ms_per_question']}"
+                   f" ms of app CPU and {run['database_cpu_ms_per_question']} ms of database CPU")
+    click.echo(json.dumps(figures))
+
+
+
+commands = [bench_command, bench_ingest_command, bench_servers_command, load_command]

@@ -1,0 +1,13 @@
+"""The checks an answer passes before it is shown, whichever writer drafted it; the generator calls answer.py once.
+
+answer.py        AnswerCheck: invalid markers and unsupported claims removed, the judge's decline, the rabbi line
+verify.py        claims checked: valid number, verbatim quotes, support; uncited and unsupported removed
+judge.py         the answerability judge, a cross-encoder trained here
+decision.py      answer or decline, from all a look's signals
+agreement.py     whether a sentence agrees with the question's subject and slot
+sentences.py     the passages' sentences as they are read and checked, and what a question names
+instructions.py  instructions planted in uploads: claims that tell the reader to act, resting only on them
+arithmetic.py    an answer's arithmetic lines checked, and the numbers a text states
+splitting.py     the sentence splitter (Punkt)
+declines.py      the fixed sentences of a decline in each language, and how a passage is named
+"""

@@ -1,0 +1,57 @@
+"""Answer or decline: a small logistic model over the signals of one look at the passages, in place of one threshold
+on the judge's score.
+
+The signals (SIGNALS) are what the offline writer knows when it has judged the candidates: the judge's best
+probability among the sentences that may answer and its margin over the next, the best probability of any sentence,
+whether the best candidate opens with the question's subject or only mentions it, whether its slot is one a rule
+checks (a date, a number, a measure), whether it is the opening sentence of the subject's own passage, its passage's
+rank and hybrid score, how many candidates may answer, the question's language, whether this is the second look,
+the best candidate's cheap score (the writer's cosine and word overlap), the share of the question's content
+words it and its heading hold, and whether it is about another named subject, naming the question's only in passing.
+`flask --app app train-decision` fits it on outcomes recorded on the dev sets' calibration splits and our own tuning
+halves (training/train_decision.py) and writes decision.json beside the judge; without that file the judge's
+threshold decides alone.
+Does not: score sentences (judge.py), or choose which sentence answers (answering.py).
+"""
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+SIGNALS = ("judge", "margin", "judge_any", "own", "mentioned", "checked", "defining", "rank", "hybrid", "top_hybrid",
+           "candidates", "hebrew", "reserve", "cheap", "overlap", "aside")
+FILE = "decision.json"
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A logistic model over SIGNALS (standardised by means and scales) and the probability from which it answers."""
+
+    weights: tuple[float, ...]
+    bias: float
+    means: tuple[float, ...]
+    scales: tuple[float, ...]
+    threshold: float
+    card: dict
+
+    @classmethod
+    def load(cls, folder: Path) -> "Decision | None":
+        """The decision saved in folder, or None when it has none."""
+        path = Path(folder) / FILE
+        if not path.exists():
+            return None
+        card = json.loads(path.read_text())
+        if tuple(card["signals"]) != SIGNALS:
+            raise ValueError(f"{path} was fitted on other signals; fit it again with `flask --app app train-decision`")
+        return cls(tuple(card["weights"]), card["bias"], tuple(card["means"]), tuple(card["scales"]),
+                   card["threshold"], card)
+
+    def probability(self, signals: dict[str, float]) -> float:
+        """The model's probability that the look holds an answer."""
+        z = self.bias + sum(w * (float(signals[name]) - m) / s
+                            for name, w, m, s in zip(SIGNALS, self.weights, self.means, self.scales))
+        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+    def answers(self, signals: dict[str, float]) -> bool:
+        """Whether to answer."""
+        return self.probability(signals) >= self.threshold

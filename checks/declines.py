@@ -1,0 +1,43 @@
+"""The fixed sentences an answer may consist of, in each language the library is used in, and how a passage is
+named: the writers write them (writers/prompt.py asks models for them), and the checks write them when they decline.
+"""
+from models import Hit
+
+CANNOT_ANSWER = "The provided sources do not answer this question."
+# The fixed sentences an answer may consist of, in the languages the library is used in; others get English.
+DECLINE = {"en": CANNOT_ANSWER, "he": "המקורות שסופקו אינם עונים על שאלה זו."}
+SOURCES_SEARCHED = {"en": "Sources searched:", "he": "המקורות שנבדקו:"}
+# After a decline, what the sources do say that is closest to the question.
+FOUND = {"en": "What they do say:", "he": "מה שהם כן אומרים:"}
+# Declining a calculation: the figures no source gives.
+MISSING = {"en": "They do not give the figure for: {}.", "he": "אין בהם נתון עבור: {}."}
+
+
+def decline_text(language: str) -> str:
+    """CANNOT_ANSWER in the answer's language."""
+    return DECLINE.get(language, CANNOT_ANSWER)
+
+
+def found_text(language: str) -> str:
+    """The lead-in of what the sources do say, after a decline, in the answer's language."""
+    return FOUND.get(language, FOUND["en"])
+
+
+def missing_text(language: str, figures: tuple[str, ...]) -> str:
+    """The sentence naming the figures no source gives, in the answer's language."""
+    return MISSING.get(language, MISSING["en"]).format("; ".join(f"“{f}”" for f in figures))
+
+
+def without_opening(text: str, openings: dict[str, str]) -> str:
+    """text without the fixed sentence (one of openings, in any language) it opens with."""
+    return next((text[len(o):].strip() for o in openings.values() if text.startswith(o)), text)
+
+
+def is_decline(text: str) -> bool:
+    """Whether text is (or opens with) the fixed decline sentence of any language."""
+    return any(text.startswith(d) for d in DECLINE.values())
+
+
+def passage_label(hit: Hit) -> str:
+    """How a passage is named to the model and the reader: its canonical reference, else its title."""
+    return hit.chunk.ref or hit.chunk.title

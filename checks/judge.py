@@ -1,0 +1,143 @@
+"""The answerability judge: does this sentence answer this question? A cross-encoder trained here.
+
+It reads the question and a candidate sentence (under its passage's heading) together, through the first
+layers of the multilingual-e5-small encoder, and gives the probability that the sentence states what the
+question asks, not merely that it is about the same subject. The lower layers are e5's own (from its package,
+search/e5.py); the folder `data/models/answerability/` holds what training changed: the upper layers it uses
+and the head, with `judge.json` (how it was trained, its threshold) and a data card. `flask --app app train-judge`
+makes it (training/train_judge.py).
+Does not: look at passages other than the one a sentence comes from, or decide what to do with a score (the
+offline writer and the generator do).
+"""
+import json
+import logging
+from pathlib import Path
+
+import numpy as np
+
+from hebrew.normal import for_models
+from search.compute import turn
+from search.embedding import resolve_model
+from checks.decision import Decision
+
+log = logging.getLogger(__name__)
+
+DEFAULT_FOLDER = Path(__file__).resolve().parents[1] / "data" / "models" / "answerability"
+BATCH = 32
+
+
+def pair_text(heading: str, sentence: str) -> str:
+    """A candidate sentence as the judge reads it: under its passage's heading."""
+    return f"{heading}: {sentence}" if heading else sentence
+
+
+def build_model(base: str, layers: int, trained_layers: int):
+    """The judge: the base's embeddings and first `layers` layers, the top `trained_layers` of them trainable,
+    the rest frozen, and a head on the mean of the pair's token states."""
+    import torch
+    from transformers import AutoModel
+
+    class Judge(torch.nn.Module):
+        """Embeddings -> frozen lower layers -> trained upper layers -> mean of token states -> one logit."""
+
+        def __init__(self, encoder):
+            super().__init__()
+            self.embeddings = encoder.embeddings
+            self.layers = torch.nn.ModuleList(encoder.encoder.layer[:layers])
+            self.frozen = layers - trained_layers
+            self.dropout = torch.nn.Dropout(0.1)
+            self.head = torch.nn.Linear(encoder.config.hidden_size, 1)
+
+        @staticmethod
+        def additive(mask):
+            """The attention mask as the layers add it: 0 where a token is, the lowest float where padding is."""
+            return (1.0 - mask[:, None, None, :].to(torch.float32)) * torch.finfo(torch.float32).min
+
+        def lower(self, input_ids, attention_mask):
+            """The token states after the frozen layers (what training computes once per pair)."""
+            states = self.embeddings(input_ids=input_ids)
+            mask = self.additive(attention_mask)
+            for layer in self.layers[:self.frozen]:
+                states = layer(states, attention_mask=mask)
+            return states
+
+        def upper(self, states, attention_mask):
+            """The logit from the frozen layers' states: the trained layers, mean pooling and the head."""
+            mask = self.additive(attention_mask)
+            for layer in self.layers[self.frozen:]:
+                states = layer(states, attention_mask=mask)
+            weights = attention_mask.unsqueeze(-1).to(states.dtype)
+            pooled = (states * weights).sum(dim=1) / weights.sum(dim=1)
+            return self.head(self.dropout(pooled)).squeeze(-1)
+
+        def forward(self, input_ids, attention_mask, **_):
+            return self.upper(self.lower(input_ids, attention_mask), attention_mask)
+
+    encoder = AutoModel.from_pretrained(resolve_model(base), dtype=torch.float32, attn_implementation="eager")
+    model = Judge(encoder)
+    for name, parameter in model.named_parameters():
+        parameter.requires_grad = name.startswith("head.") or (
+            name.startswith("layers.") and int(name.split(".")[1]) >= model.frozen)
+    return model
+
+
+def trained_state(model) -> dict:
+    """The weights training changed (the upper layers and the head): what the folder ships."""
+    return {name: value.detach().contiguous() for name, value in model.named_parameters() if value.requires_grad}
+
+
+class AnswerabilityJudge:
+    """Scores (question, sentence) pairs: the probability that the sentence answers the question."""
+
+    def __init__(self, model, tokenizer, card: dict, folder: Path):
+        self.model = model
+        self.tokenizer = tokenizer
+        self.card = card
+        self.folder = Path(folder)
+        self.threshold = float(card["threshold"])  # from this probability up, a sentence answers
+        self.max_length = int(card["max_length"])
+        self.decision = Decision.load(self.folder)  # answer or decline from all a look's signals, when fitted
+
+    @classmethod
+    def load(cls, folder: Path = DEFAULT_FOLDER) -> "AnswerabilityJudge":
+        """Load the judge saved in folder: its base encoder from the base's package, then the trained weights."""
+        import torch
+        from safetensors.torch import load_file
+        from transformers import AutoTokenizer
+
+        folder = Path(folder)
+        card_path = folder / "judge.json"
+        if not card_path.exists():
+            raise FileNotFoundError(f"{folder}/judge.json not found; train the judge with `flask --app app train-judge`")
+        card = json.loads(card_path.read_text())
+        model = build_model(card["base"], card["layers"], card["trained_layers"])
+        state = load_file(str(folder / "model.safetensors"))
+        missing = set(trained_state(model)) - set(state)
+        if missing:
+            raise ValueError(f"{folder}/model.safetensors lacks {sorted(missing)[:3]}; train the judge again")
+        model.load_state_dict({k: v.to(torch.float32) for k, v in state.items()}, strict=False)
+        model.eval()
+        log.info("loaded the answerability judge from %s (base %s)", folder, card["base"])
+        return cls(model, AutoTokenizer.from_pretrained(resolve_model(card["base"])), card, folder)
+
+    def describe(self) -> dict:
+        """What /api/health says of the judge."""
+        return {"path": str(self.folder), "base": self.card["base"], "threshold": self.threshold,
+                "trained_on": self.card.get("training_sets"),
+                "decision": {"threshold": self.decision.threshold} if self.decision else None}
+
+    def score(self, question: str, texts: list[str]) -> np.ndarray:
+        """For each text (a sentence under its heading, see pair_text), the probability that it answers question."""
+        import torch
+
+        if not texts:
+            return np.zeros(0)
+        out = []
+        with torch.inference_mode():
+            for start in range(0, len(texts), BATCH):
+                chunk = [for_models(t) for t in texts[start:start + BATCH]]
+                batch = self.tokenizer([for_models(question)] * len(chunk), chunk, padding=True, truncation="longest_first",
+                                       max_length=self.max_length, return_tensors="pt")
+                with turn():  # search/compute.py
+                    out.append(torch.sigmoid(self.model(**batch)).numpy())
+        return np.concatenate(out).astype(np.float64)

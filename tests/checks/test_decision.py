@@ -1,0 +1,74 @@
+"""The decision layer: a logistic model over a look's signals, loaded from the judge's folder when fitted there."""
+import json
+
+import pytest
+
+from training.train_decision import fit, outcomes, save
+from checks.decision import SIGNALS, Decision
+
+
+def look(set_name, qid, present, label, judge, own=1.0, look_number=1, candidates=1.0):
+    signals = {name: 0.0 for name in SIGNALS}
+    signals.update({"judge": judge, "own": own, "candidates": candidates, "reserve": float(look_number == 2)})
+    return {"set": set_name, "id": qid, "present": present, "look": look_number, "label": label, "named": True,
+            "signals": signals}
+
+
+def recorded():
+    """Two sets where a sure judge and a sentence of the subject's own mean an answer is there."""
+    rows = []
+    for s in ("a", "b"):
+        for i in range(20):
+            rows.append(look(s, f"{s}{i}", True, 1, 0.6 + 0.02 * i))
+            rows.append(look(s, f"{s}{i}", False, 0, 0.1 + 0.02 * i, own=float(i % 2)))
+            rows.append(look(s, f"{s}{i}", False, 0, 0.05, own=0.0, look_number=2))
+    return rows
+
+
+def test_fitting_separates_looks_that_hold_an_answer_and_picks_a_threshold_for_every_set():
+    card = fit(recorded())
+    assert card["signals"] == list(SIGNALS) and card["weights"][SIGNALS.index("judge")] > 0
+    assert all(f["balanced"] == 1.0 for f in card["fitted_on"].values()) and card["balanced_accuracy"] == 1.0
+
+
+def test_a_fitted_decision_is_loaded_beside_the_judge_and_decides(tmp_path):
+    assert Decision.load(tmp_path) is None  # not fitted: the judge's threshold decides
+    save(fit(recorded()), tmp_path)
+    decision = Decision.load(tmp_path)
+    sure, unsure = recorded()[0]["signals"], recorded()[1]["signals"]
+    assert decision.answers(sure) and not decision.answers(unsure)
+    assert 0.0 <= decision.probability(unsure) < decision.probability(sure) <= 1.0
+
+
+def test_a_decision_fitted_on_other_signals_is_refused(tmp_path):
+    save(fit(recorded()), tmp_path)
+    card = json.loads((tmp_path / "decision.json").read_text())
+    card["signals"] = card["signals"][:-1]
+    (tmp_path / "decision.json").write_text(json.dumps(card))
+    with pytest.raises(ValueError, match="train-decision"):
+        Decision.load(tmp_path)
+
+
+def test_a_question_is_answered_when_either_look_answers():
+    rows = [look("a", "q", True, 1, 0.2), look("a", "q", True, 0, 0.9, look_number=2),
+            look("a", "r", False, 0, 0.2), look("a", "r", False, 0, 0.3, look_number=2)]
+    assert outcomes(rows, [r["signals"]["judge"] for r in rows], 0.5) == {"a": (1.0, 1.0)}
+    assert outcomes(rows, [r["signals"]["judge"] for r in rows], 0.25) == {"a": (1.0, 0.0)}
+
+
+def test_no_decision_is_fitted_on_nothing():
+    with pytest.raises(ValueError, match="record-decisions"):
+        fit([])
+
+
+def test_train_decision_writes_the_decision_and_the_judges_own_threshold(tmp_path, app):
+    looks = tmp_path / "looks.json"
+    looks.write_text(json.dumps(recorded_rows := recorded()))
+    (tmp_path / "judge.json").write_text(json.dumps({"base": "e5", "threshold": 0.5}))
+    result = app.test_cli_runner().invoke(args=["train-decision", str(looks), "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    card = json.loads(result.output)
+    assert Decision.load(tmp_path).threshold == card["threshold"] and card["looks"] == len(recorded_rows)
+    judge = json.loads((tmp_path / "judge.json").read_text())
+    assert judge["base"] == "e5" and judge["threshold"] == card["judge_alone"]["threshold"]
+    assert judge["threshold_source"].startswith("train-decision")

@@ -1,0 +1,15 @@
+"""Training: the models trained here and the thresholds chosen on dev sets, with their commands.
+
+commands.py          flask --app app train-classifier | train-reranker | train-judge | train-embedder |
+                     record-decisions | train-decision | calibrate-support | calibrate-decline | calibrate-judge
+calibrate.py         the support and decline thresholds chosen on dev sets; BM25 hard negatives
+calibrate_judge.py   the judge's threshold, on the calibrate split, through the real pipeline
+train_classifier.py  the query classifier's head on data/query_types.jsonl
+train_reranker.py    a cross-encoder from a shipped encoder, with BM25 hard negatives
+train_embedder.py    e5's upper layers fitted to the Shulchan Arukh, contrastively
+embedder_pairs.py    its pairs: siman topics, glosses and glossary phrases against seifim; heq-dev's train split
+judge_data.py        the judge's training and calibration pairs from QA sets (squad-dev, heq-dev)
+judge_mining.py      negatives like the offline writer's mistakes, mined with our own search
+train_judge.py       the answerability judge on those pairs
+train_decision.py    the decision to answer or decline, fitted on recorded looks
+"""

@@ -1,0 +1,230 @@
+"""Command-line tasks that train the project's models, run as `flask --app app <command>`: train-classifier,
+train-reranker, train-judge, train-embedder, record-decisions and train-decision, and the thresholds chosen on dev sets:
+calibrate-support, calibrate-decline, calibrate-judge. Each prints its card as JSON.
+"""
+import json
+from pathlib import Path
+
+import click
+from flask import current_app
+from flask.cli import with_appcontext
+
+
+@click.command("train-classifier")
+@click.option("--data", default="data/query_types.jsonl", type=click.Path(exists=True, path_type=Path))
+@click.option("--encoder", default=None, help="Encoder id or path (default: EMBEDDING_MODEL); a DeBERTa id works if you have it.")
+@click.option("--pooling", default="mean", type=click.Choice(["mean", "first_token"]))
+@click.option("--out", default=None, type=click.Path(path_type=Path), help="Default: CLASSIFIER_DIR.")
+@with_appcontext
+def train_classifier(data: Path, encoder: str | None, pooling: str, out: Path | None):
+    """Train the query classifier's head and print its held-out accuracy."""
+    from training.train_classifier import train
+
+    config = current_app.config
+    metrics = train(data, encoder or config["EMBEDDING_MODEL"], out or Path(config["CLASSIFIER_DIR"]), pooling)
+    click.echo(json.dumps(metrics, indent=2))
+
+
+@click.command("train-reranker")
+@click.option("--set", "sets", multiple=True, default=["../shared/data/squad-dev"], show_default=True,
+              type=click.Path(exists=True, file_okay=False, path_type=Path), help="BEIR folder to train on (repeatable).")
+@click.option("--base", default=None, help="Encoder id or path (default: EMBEDDING_MODEL).")
+@click.option("--out", default="reranker_model", show_default=True, type=click.Path(path_type=Path))
+@click.option("--queries", default=2000, show_default=True, help="Questions per set.")
+@click.option("--negatives", default=3, show_default=True, help="BM25 hard negatives per question.")
+@click.option("--random-negatives", default=1, show_default=True, help="Random (easy) negatives per question.")
+@click.option("--lr", default=5e-5, show_default=True)
+@click.option("--layers", default=None, type=int, help="Keep only the first N encoder layers (faster).")
+@click.option("--max-length", default=256, show_default=True)
+@click.option("--epochs", default=1, show_default=True)
+@with_appcontext
+def train_reranker(sets, base, out, queries, negatives, random_negatives, lr, layers, max_length, epochs):
+    """Train a cross-encoder from a shipped encoder on question-passage pairs with BM25 hard negatives."""
+    from training.train_reranker import train
+
+    card = train(list(sets), base or current_app.config["EMBEDDING_MODEL"], out, queries, negatives, layers,
+                 max_length, epochs, lr=lr, random_negatives=random_negatives)
+    click.echo(json.dumps(card))
+
+
+@click.command("train-judge")
+@click.option("--set", "sets", multiple=True, show_default=True,
+              default=["../shared/data/squad-dev", "../shared/data/heq-dev", "../shared/data/squad2-train-head"],
+              type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="BEIR QA folder to train on (repeatable); its train split only (squad2-train-head: all of it).")
+@click.option("--out", default="data/models/answerability", show_default=True, type=click.Path(path_type=Path))
+@click.option("--layers", default=6, show_default=True, help="Encoder layers of e5 the judge keeps.")
+@click.option("--trained-layers", default=2, show_default=True, help="Of them, the upper layers that are trained.")
+@click.option("--epochs", default=2, show_default=True)
+@click.option("--same", default=1, show_default=True, help="Negatives per question from its own paragraph.")
+@click.option("--mine/--no-mine", default=True, show_default=True,
+              help="Negatives mined by the project's own search over the sets' corpora and the default library's.")
+@click.option("--limit", default=None, type=int, help="Train on this many pairs only (a quick try).")
+@with_appcontext
+def train_judge(sets, out, layers, trained_layers, epochs, same, mine, limit):
+    """Train the answerability judge on QA pairs; prints its card as JSON."""
+    from training.judge_mining import Miner
+    from training.train_judge import train
+
+    miner = Miner.over(current_app.config, list(sets)) if mine else None
+    click.echo(json.dumps(train(list(sets), out, layers=layers, trained_layers=trained_layers, epochs=epochs,
+                                 limit=limit, miner=miner, same=same), indent=2))
+
+
+@click.command("train-embedder")
+@click.option("--book", default="../shared/data/shulchan-arukh/shulchan_arukh_he.jsonl", show_default=True,
+              type=click.Path(exists=True, dir_okay=False, path_type=Path), help="The Shulchan Arukh's jsonl.")
+@click.option("--set", "sets", multiple=True, default=["../shared/data/heq-dev"], show_default=True,
+              type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="BEIR QA folder whose train split to add (repeatable).")
+@click.option("--out", default="data/models/embedder", show_default=True, type=click.Path(path_type=Path))
+@click.option("--trained-layers", default=2, show_default=True, help="The upper layers of e5 that are trained.")
+@click.option("--epochs", default=1, show_default=True)
+@click.option("--max-length", default=128, show_default=True)
+@click.option("--limit", default=None, type=int, help="Train on this many pairs only (a quick try).")
+@with_appcontext
+def train_embedder(book, sets, out, trained_layers, epochs, max_length, limit):
+    """Fit multilingual-e5-small to the Shulchan Arukh (search/tuned.py loads it)."""
+    from training.train_embedder import train
+
+    click.echo(json.dumps(train(book, list(sets), out, trained_layers=trained_layers, epochs=epochs,
+                                max_length=max_length, limit=limit), indent=2))
+
+
+@click.command("record-decisions")
+@click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--split", type=click.Choice(["train", "calibrate"]), default="calibrate", show_default=True,
+              help="A QA dev set's judge split, asked with its gold and without.")
+@click.option("--half", type=click.Choice(["tune"]), default=None, help="A set with halves: its tuning half, asked once.")
+@click.option("--corpus", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+              help="Search this corpus.jsonl instead of FOLDER's own.")
+@click.option("--library", "library_dir", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
+              help="Search this built library (data/library) instead.")
+@click.option("--limit", type=int, default=None, help="A seeded sample of this many questions.")
+@click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path))
+@with_appcontext
+def record_decisions(folder, split, half, corpus, library_dir, limit, out):
+    """Record the offline writer's looks at a set's questions, for train-decision; prints their count."""
+    from measuring.libraries import cached_library, eval_pipeline
+    from training.train_decision import record
+    from ingest.corpus import read_corpus
+    from search import library
+    from search.embedding import Embedder
+
+    config = current_app.config
+    embedder = Embedder.load(config["EMBEDDING_MODEL"])
+    searched = library.load(library_dir, embedder) if library_dir else cached_library(
+        read_corpus(corpus or folder / "corpus.jsonl"), embedder, config["MAX_CHARS"], config["OVERLAP_CHARS"],
+        Path("data/cache/eval"))
+    try:
+        rows = record(eval_pipeline(config, searched, embedder), folder, None if half else split, half, limit,
+                      corpus=corpus)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    out.write_text(json.dumps(rows) + "\n")
+    click.echo(json.dumps({"set": folder.name, "looks": len(rows), "out": str(out)}))
+
+
+@click.command("train-decision")
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--out", default="data/models/answerability", show_default=True,
+              type=click.Path(file_okay=False, path_type=Path), help="The judge's folder: decision.json goes there.")
+@with_appcontext
+def train_decision(files, out):
+    """Fit the answer-or-decline decision on recorded looks; prints its card as JSON."""
+    from training.train_decision import fit, save
+
+    card = fit([row for path in files for row in json.loads(Path(path).read_text())])
+    card["recorded"] = [Path(p).name for p in files]
+    save(card, out)
+    judge = json.loads((out / "judge.json").read_text())  # the judge's own threshold, chosen on the same looks
+    judge.update(threshold=card["judge_alone"]["threshold"], threshold_source="train-decision's judge_alone, on "
+                 + ", ".join(sorted(card["fitted_on"])), calibration=card["judge_alone"])
+    (out / "judge.json").write_text(json.dumps(judge, indent=2, ensure_ascii=False) + "\n")
+    click.echo(json.dumps(card, indent=2))
+
+
+
+@click.command("calibrate-support")
+@click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--limit", default=1000, show_default=True, help="Questions to sample.")
+@click.option("--seed", default=0, show_default=True)
+@with_appcontext
+def calibrate_support_command(folder: Path, limit: int, seed: int):
+    """Choose the citation support threshold on a BEIR folder with gold answers; the last line is JSON."""
+    from training.calibrate import calibrate_support
+    from search.embedding import Embedder
+    from checks.verify import Verifier
+
+    result = calibrate_support(Verifier(Embedder.load(current_app.config["EMBEDDING_MODEL"])), folder, limit, seed)
+    click.echo(f"threshold {result['threshold']}: balanced accuracy {result['balanced_accuracy']}")
+    click.echo(json.dumps(result))
+
+
+
+@click.command("calibrate-decline")
+@click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--limit", default=300, show_default=True, help="Questions to sample.")
+@click.option("--seed", default=0, show_default=True)
+@click.option("--cache", default="data/cache/eval", show_default=True, type=click.Path(path_type=Path))
+@with_appcontext
+def calibrate_decline_command(folder: Path, limit: int, seed: int, cache: Path):
+    """Choose the offline writer's decline thresholds on a BEIR folder's own corpus; the last line is JSON."""
+    from measuring import libraries
+    from training.calibrate import calibrate_decline
+    from ingest.corpus import read_corpus
+    from search.embedding import Embedder
+
+    config = current_app.config
+    embedder = Embedder.load(config["EMBEDDING_MODEL"])
+    searched = libraries.cached_library(read_corpus(folder / "corpus.jsonl"), embedder, config["MAX_CHARS"],
+                                        config["OVERLAP_CHARS"], cache)
+    result = calibrate_decline(libraries.eval_pipeline(config, searched, embedder), folder, limit, seed)
+    click.echo(f"min_similarity {result['min_similarity']}, min_score {result['min_score']}: "
+               f"balanced accuracy {result['balanced_accuracy']} (now {result['current_balanced_accuracy']})")
+    click.echo(json.dumps(result))
+
+
+
+@click.command("calibrate-judge")
+@click.argument("folder", required=False, type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--record", "record_to", type=click.Path(dir_okay=False, path_type=Path),
+              help="Run FOLDER's calibrate split through the pipeline and save the judge's outcomes here.")
+@click.option("--choose", "files", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Choose the threshold from recorded outcomes (repeatable: one file per set).")
+@click.option("--write", is_flag=True, help="With --choose: store the threshold in the judge's judge.json.")
+@click.option("--limit", default=None, type=int)
+@click.option("--cache", default="data/cache/eval", show_default=True, type=click.Path(path_type=Path))
+@with_appcontext
+def calibrate_judge_command(folder, record_to, files, write, limit, cache):
+    """Choose the answerability judge's threshold on the dev sets' calibrate split; the last line is JSON."""
+    from training import calibrate_judge, libraries
+    from training.train_judge import write_card
+    from ingest.corpus import read_corpus
+    from search.embedding import Embedder
+
+    config = current_app.config
+    if record_to:
+        if folder is None:
+            raise click.UsageError("--record needs the FOLDER whose calibrate split to run")
+        embedder = Embedder.load(config["EMBEDDING_MODEL"])
+        searched = libraries.cached_library(read_corpus(folder / "corpus.jsonl"), embedder, config["MAX_CHARS"],
+                                            config["OVERLAP_CHARS"], cache)
+        outcomes = calibrate_judge.record(libraries.eval_pipeline(config, searched, embedder), folder, limit=limit)
+        record_to.write_text(json.dumps(outcomes))
+        files = (*files, record_to)
+    if not files:
+        raise click.UsageError("give --record FILE with a FOLDER, or --choose FILE")
+    result = calibrate_judge.choose(list(files))
+    if write:
+        card_path = Path(config["JUDGE_DIR"]) / "judge.json"
+        card = json.loads(card_path.read_text())
+        card.update(threshold=result["threshold"], threshold_source=f"calibrate-judge on {', '.join(result['sets'])}",
+                    calibration=result)
+        write_card(Path(config["JUDGE_DIR"]), card)
+    click.echo(json.dumps(result))
+
+
+
+commands = [train_classifier, train_reranker, train_judge, train_embedder, record_decisions, train_decision,
+            calibrate_support_command, calibrate_decline_command, calibrate_judge_command]

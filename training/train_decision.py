@@ -1,0 +1,144 @@
+"""The decision layer (checks/decision.py), fitted on looks recorded through the real pipeline.
+
+`record` asks each question of a set as the pipeline would: classified, searched to SECOND_LOOK passages, the
+first look at the passages shown and the second at those after them, each a choice of the offline writer with the
+signals it read. A QA dev set (squad-dev, heq-dev) is asked with each question's gold and again with it left out,
+on the judge's calibrate split; a set written with answerable flags and halves (wiki-asked, heq-asked) is asked
+once, on its tuning half. A look is labelled 1 when its passages hold a gold document, else 0.
+`fit` standardises the signals and fits a logistic regression (gradient descent, L2) in which every set weighs the
+same and, within a set, both labels weigh the same. Its threshold is the one whose answers, simulated as the writer
+gives them (the first look answers, else the second), have the best balanced accuracy averaged over the sets:
+answered when the question has an answer in the library, declined when it has not. The same is done for one
+threshold on the judge's score alone (`judge_alone`): the judge's own threshold, and the decision's yardstick.
+Never recorded: SciFact, the test halves and splits, wiki-trust, halacha-he, sealed data.
+"""
+import json
+from pathlib import Path
+
+import numpy as np
+
+from measuring.datasets import in_judge_split, judged_id, read_qrels, read_queries, sample
+from question.policy import QUERY_POLICIES, SECOND_LOOK
+from writers.answering import further
+from checks.decision import SIGNALS
+from checks.sentences import all_named
+
+FORBIDDEN = ("scifact", "wiki-trust", "halacha-he", "sealed")
+
+
+def looks(pipeline, question: str, leave_out: frozenset = frozenset()) -> list[tuple[list, object]]:
+    """(passages, the writer's choice) of the first look and the second, as the pipeline searches for question."""
+    writer = pipeline.generator.writers["offline"]
+    query_type, _ = pipeline.classifier.classify(question)
+    policy = QUERY_POLICIES[query_type]
+    with pipeline.retriever.excluding(leave_out):
+        hits = pipeline.retriever.search(question, max(policy["top_k"], SECOND_LOOK), policy["candidates"])
+    shown, reserve = hits[:policy["top_k"]], further(question, hits[policy["top_k"]:])
+    out = [(shown, writer.choose(question, query_type, shown))]
+    if reserve:
+        out.append((reserve, writer.choose(question, query_type, reserve, second=True)))
+    return out
+
+
+def record(pipeline, folder: Path, split: str | None = "calibrate", half: str | None = None, limit: int | None = None,
+           seed: int = 0, corpus: Path | None = None) -> list[dict]:
+    """The looks of one set's questions, labelled (see the module docstring)."""
+    if any(name in str(folder).lower() for name in FORBIDDEN) or half == "test" or split == "test":
+        raise ValueError(f"{folder} ({half or split}) is for measurement only; the decision is never fitted on it")
+    qrels = read_qrels(folder)
+    queries = read_queries(folder)
+    if half:
+        queries = [q for q in queries if q["half"] == half]
+    elif split:
+        queries = in_judge_split(queries, qrels, corpus or folder / "corpus.jsonl", split)
+    rows = []
+    for query in sample(queries, qrels, limit, seed):
+        gold = frozenset(d for d, g in qrels.get(query["id"], {}).items() if g > 0)
+        for present in ((True, False) if query["answerable"] and not half else (query["answerable"],)):
+            leave_out = frozenset() if present or half else gold
+            for look, (hits, choice) in enumerate(looks(pipeline, query["text"], leave_out), start=1):
+                held = any(judged_id(h.chunk.doc_id, h.chunk.ref) in gold for h in hits)
+                rows.append({"set": folder.name, "id": query["id"], "present": present, "look": look,
+                             "label": int(present and held), "named": all_named(query["text"], hits),
+                             "signals": {k: choice.signals.get(k, 0.0) for k in SIGNALS}})
+    return rows
+
+
+def matrix(rows: list[dict]) -> np.ndarray:
+    """The signals of rows as a matrix, columns in SIGNALS order."""
+    return np.array([[float(r["signals"][k]) for k in SIGNALS] for r in rows])
+
+
+def weights_of(rows: list[dict]) -> np.ndarray:
+    """Each row's weight: every set weighs the same, and within a set each label."""
+    out = np.zeros(len(rows))
+    sets = {r["set"] for r in rows}
+    for name in sets:
+        for label in (0, 1):
+            members = [i for i, r in enumerate(rows) if r["set"] == name and r["label"] == label]
+            out[members] = 1.0 / (len(sets) * 2 * max(1, len(members)))
+    return out / out.sum() * len(rows)
+
+
+def logistic(x: np.ndarray, y: np.ndarray, w: np.ndarray, l2: float = 0.01, steps: int = 3000,
+             rate: float = 0.5) -> tuple[np.ndarray, float]:
+    """Weights and bias of a weighted logistic regression by gradient descent."""
+    coef, bias = np.zeros(x.shape[1]), 0.0
+    for _ in range(steps):
+        p = 1.0 / (1.0 + np.exp(-(x @ coef + bias)))
+        g = w * (p - y) / w.sum()
+        coef -= rate * (x.T @ g + l2 * coef)
+        bias -= rate * g.sum()
+    return coef, bias
+
+
+def outcomes(rows: list[dict], probability: np.ndarray, threshold: float) -> dict[str, tuple[float, float]]:
+    """Per set, (share answered where the library holds an answer, share declined where it does not), when the
+    writer answers at the first look that is sure enough and names all the question names."""
+    answered: dict[tuple, bool] = {}
+    for r, p in zip(rows, probability):
+        key = (r["set"], r["id"], r["present"])
+        can = r["signals"]["candidates"] > 0 and r["named"]
+        answered[key] = answered.get(key, False) or bool(can and p >= threshold)
+    rates = {}
+    for name in {r["set"] for r in rows}:
+        yes = [a for (s, _, present), a in answered.items() if s == name and present]
+        no = [not a for (s, _, present), a in answered.items() if s == name and not present]
+        rates[name] = (float(np.mean(yes)) if yes else 0.0, float(np.mean(no)) if no else 0.0)
+    return rates
+
+
+def fit(rows: list[dict]) -> dict:
+    """The decision's card: signals, weights, standardisation, threshold, and each set's figures there."""
+    if not rows:
+        raise ValueError("no recorded looks: record some with `flask --app app record-decisions`")
+    x, y = matrix(rows), np.array([r["label"] for r in rows], dtype=float)
+    means, scales = x.mean(axis=0), x.std(axis=0)
+    scales[scales == 0] = 1.0
+    coef, bias = logistic((x - means) / scales, y, weights_of(rows))
+    probability = 1.0 / (1.0 + np.exp(-(((x - means) / scales) @ coef + bias)))
+    grid = np.round(np.arange(0.05, 0.96, 0.01), 2)
+    score = lambda t: float(np.mean([sum(v) / 2 for v in outcomes(rows, probability, t).values()]))  # noqa: E731
+    threshold = float(max(grid, key=score))
+    judge = x[:, SIGNALS.index("judge")]  # the one threshold on the judge's score, for comparison
+    alone = lambda t: float(np.mean([sum(v) / 2 for v in outcomes(rows, judge, t).values()]))  # noqa: E731
+    judge_threshold = float(max(grid, key=alone))
+    return {"signals": list(SIGNALS), "weights": [round(float(c), 6) for c in coef], "bias": round(float(bias), 6),
+            "means": [round(float(m), 6) for m in means], "scales": [round(float(s), 6) for s in scales],
+            "threshold": threshold, "balanced_accuracy": round(score(threshold), 4),
+            "fitted_on": figures_at(rows, probability, threshold), "looks": len(rows),
+            "judge_alone": {"threshold": judge_threshold, "balanced_accuracy": round(alone(judge_threshold), 4),
+                            "fitted_on": figures_at(rows, judge, judge_threshold)}}
+
+
+def figures_at(rows: list[dict], probability, threshold: float) -> dict:
+    """Each set's shares answered and declined, and their mean, at threshold."""
+    return {name: {"answered": round(a, 4), "declined": round(d, 4), "balanced": round((a + d) / 2, 4)}
+            for name, (a, d) in sorted(outcomes(rows, probability, threshold).items())}
+
+
+def save(card: dict, folder: Path) -> Path:
+    """decision.json in the judge's folder."""
+    path = Path(folder) / "decision.json"
+    path.write_text(json.dumps(card, indent=2) + "\n")
+    return path

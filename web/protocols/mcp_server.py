@@ -1,0 +1,140 @@
+"""Evidenz over the Model Context Protocol (the official `mcp` SDK): three read-only tools and the works as a resource.
+
+- search(query, filters?, top_k?): passages with id, title, canonical reference (and its Hebrew label), a snippet
+  and the document's link;
+- fetch(id): a passage's whole text with its metadata and the passages before and after it;
+- ask(question, language?): the checked answer with its citations, or the honest decline.
+- evidenz://works: the library's works (documents by work, with their passage counts).
+`flask --app app mcp` serves them over stdio for Claude Desktop, coding agents and other local clients. They act
+for the server's owner, or, given --token, for that user (their tiers limit every result). Over HTTP
+(web/protocols/mcp_http.py) one server answers every request, each for its own reader, set in ACTING, and search and ask
+count against that reader's question limits.
+Does not: change the library or the history (the tools are read-only; an answer is not logged).
+"""
+import json
+from contextvars import ContextVar
+
+import click
+from flask import current_app
+from flask.cli import with_appcontext
+
+from accounts.limits import OverLimit
+from accounts.passwords import digest
+from accounts.roles import OWNER
+from hebrew.refs import hebrew_label
+from search.reach import around, passage
+from search.view import Scope
+from web.auth import reader_of
+from web.errors import ApiError
+from web.validation import LANGUAGE, MAX_QUESTION_CHARS, validate_filters
+from checks.instructions import warning
+
+SNIPPET_CHARS = 300
+MAX_TOP_K = 20
+
+# Whom an HTTP request's tools act for, and how its question is counted against their limits.
+ACTING: ContextVar[tuple] = ContextVar("evidenz_mcp_acting")
+
+
+def passage_summary(chunk, text_chars: int = SNIPPET_CHARS) -> dict:
+    return {"id": chunk.id, "title": chunk.title, "ref": chunk.ref, "ref_he": hebrew_label(chunk.ref),
+            "snippet": chunk.text[:text_chars], "document_id": chunk.doc_id,
+            "community": chunk.community, "era": chunk.era, "authority_weight": chunk.authority_weight}
+
+
+def build_server(services, reader=None):
+    """An MCPServer whose tools search and answer from services (the loaded pipeline and library) as reader, or,
+    when reader is None, as the reader ACTING names (the owner when none is set)."""
+    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    server = MCPServer("evidenz", instructions="Search a library of texts and get answers whose every claim cites a "
+                       "passage checked to support it. Use `ask` for an answer, `search` and `fetch` to read sources.")
+    pipeline, library = services.pipeline, services.library
+    store = getattr(library, "store", None) if library is not None else None
+
+    def acting():
+        return (reader, lambda: None) if reader is not None else ACTING.get((OWNER, lambda: None))
+
+    def hidden():
+        return store.hidden_documents(acting()[0]) if store is not None else frozenset()
+
+    @server.tool(description="Find the passages of the library that best match a query (hybrid BM25 and dense "
+                             "search). filters: document_ids, language, work, tier, community, part, and section: "
+                             'a siman, chapter or lesson number, a range such as "253-254", or a list of them.')
+    def search(query: str, filters: dict | None = None, top_k: int = 5) -> list[dict]:
+        top_k = max(1, min(int(top_k), MAX_TOP_K))
+        try:
+            filters = validate_filters(filters)
+            acting()[1]()  # a search embeds a query: it counts against the limits as a question does
+        except ApiError as e:
+            raise ToolError(e.message) from None
+        except OverLimit as e:
+            raise ToolError(e.message) from None
+        hits = pipeline.retriever.search(query, top_k, filters=filters, hidden=hidden())
+        return [{**passage_summary(h.chunk), "score": round(h.score, 4)} for h in hits]
+
+    @server.tool(description="A passage's whole text, its metadata and the passages before and after it, by the id "
+                             "(or canonical reference) that search gave.")
+    def fetch(id: str) -> dict:
+        view = pipeline.retriever.library.current()
+        found = passage(view, id, Scope(excluded=hidden()))
+        if not found:
+            raise ToolError(f"No passage {id[:100]!r} in the library; ids come from the search tool.")
+        chunks = [c for _, c in found]
+        before, after = around(view, found)
+        return {**passage_summary(chunks[0], len(chunks[0].text)), "text": "\n".join(c.text for c in chunks),
+                "section_path": list(chunks[0].section_path), "before": before.text if before else None,
+                "after": after.text if after else None}
+
+    @server.tool(description="Answer a question from the library: every claim cites a passage checked to support it, "
+                             "or the answer says plainly that the sources do not answer. language: en, he, or auto.")
+    def ask(question: str, language: str | None = None) -> dict:
+        question = question.strip()
+        if not 0 < len(question) <= MAX_QUESTION_CHARS:  # as /api/query takes it (web/validation.py)
+            raise ToolError(f"question must be 1 to {MAX_QUESTION_CHARS:,} characters; write a question.")
+        if language is not None and not LANGUAGE.fullmatch(language):
+            raise ToolError('language must be "auto" or a language code such as "en" or "he".')
+        who, count = acting()
+        try:
+            count()
+        except OverLimit as e:
+            raise ToolError(e.message) from None
+        result = pipeline.ask(question, language=language, reader=who)
+        answer = result.answer
+        passages = {n: h.chunk for n, h in enumerate(result.evidence.hits, start=1)}
+        text = "\n\n".join(t for t in (warning(answer.flagged_claims), answer.text) if t)
+        return {"answer": text, "declined": answer.declined, "generator": answer.generator,
+                "flagged_claims": answer.flagged_claims,
+                "citations": [{"n": c.n, "passage_id": c.passage_id, "title": c.title, "ref": c.ref,
+                               "verified": c.verified, "support": c.support,
+                               "text": passages[c.n].text if c.n in passages else None} for c in answer.citations]}
+
+    @server.resource("evidenz://works", name="works", description="The library's works and their passage counts.",
+                     mime_type="application/json")
+    def works() -> str:
+        docs = store.documents(500, 0, "", reader=acting()[0])[0] if store is not None else []
+        return json.dumps([{"id": d.id, "title": d.title, "work": d.work, "author": d.author, "language": d.language,
+                            "tier": d.tier, "passages": d.chunk_count} for d in docs], ensure_ascii=False)
+
+    return server
+
+
+@click.command("mcp")
+@click.option("--token", envvar="EVIDENZ_TOKEN", help="Act as the user of this token (their tiers); default: the owner.")
+@with_appcontext
+def mcp_command(token):
+    """Serve the MCP tools (search, fetch, ask) over stdio."""
+    app = current_app._get_current_object()
+    reader = OWNER
+    if token:
+        user = app.extensions["history"].accounts.token_user(digest(token))
+        if user is None:
+            raise click.ClickException("The token is not valid: unknown, revoked or expired.")
+        reader = reader_of(user)
+    loader = app.extensions["rag"]
+    if loader.services is None:
+        loader.load()
+    if loader.error:
+        raise click.ClickException(f"Evidenz cannot start: {loader.error}")
+    build_server(loader.services, reader).run("stdio")

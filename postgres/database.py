@@ -204,3 +204,19 @@ def storable(value):
 def lookup_value(value):
     """A value to look up: text holding a NUL is none that was stored, so it is sent as NULL, which equals nothing."""
     return None if isinstance(value, str) and "\x00" in value else value
+
+
+def placeholders(sql: str) -> str:
+    """SQL written with ? placeholders (storage/queries.py) as psycopg takes it."""
+    return sql.replace("?", "%s")
+
+
+class PgSql:
+    """How the PostgreSQL backend runs the SQL both backends share (written with ? placeholders): on `self.db`."""
+
+    def _rows(self, sql: str, args=()) -> list:
+        return self.db.execute(placeholders(sql), args)
+
+    def _write(self, work):
+        """work(execute) in one transaction (retried as Database.run retries); execute(sql, args) returns a cursor."""
+        return self.db.run(lambda conn: work(lambda sql, args=(): conn.execute(placeholders(sql), args)))

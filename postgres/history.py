@@ -18,21 +18,7 @@ from hebrew.normal import normalise
 from postgres.accounts import PgAccounts
 from postgres.database import Database, storable
 from postgres.database import lookup_value as _key
-from storage.answers import (
-    JSON_COLUMNS,
-    RATINGS,
-    SUMMARY_COLUMNS,
-    SUMMARY_NAMES,
-    UnknownAnswer,
-    check_feedback_room,
-    check_search,
-    checked_comment,
-    checked_correction,
-    entry_row,
-    own,
-    readable_by,
-    summary,
-)
+from storage import answers
 
 RECORD_COLUMNS = ("id", "session_id", "question", "standalone_question", "query_type", "language", "answer",
                   "declined", "citations", "passages", "generator", "model", "degraded_reason", "timings",
@@ -53,8 +39,8 @@ class PgHistory:
 
     def log(self, entry: dict) -> str:
         """Store one answer (History.log's entry); returns its new id."""
-        row = {k: storable(v) for k, v in entry_row(entry).items()}
-        row.update({k: Jsonb(row[k]) for k in JSON_COLUMNS})
+        row = {k: storable(v) for k, v in answers.entry_row(entry).items()}
+        row.update({k: Jsonb(row[k]) for k in answers.JSON_COLUMNS})
         # a retry after a commit whose answer was lost finds its row there already
         self.db.execute(f"INSERT INTO answers ({', '.join(row)}) VALUES ({', '.join(['%s'] * len(row))}) "
                         "ON CONFLICT (id) DO NOTHING", list(row.values()))
@@ -62,7 +48,7 @@ class PgHistory:
 
     def turns(self, session_id: str, limit: int = 3, reader=None) -> list[dict]:
         """The session's last `limit` turns that reader asked (History.turns)."""
-        user = own(reader)
+        user = answers.own(reader)
         rows = self.db.execute("SELECT question, standalone_question, answer FROM answers WHERE session_id = %s "
                                "AND (%s::integer IS NULL OR user_id = %s) ORDER BY seq DESC LIMIT %s",
                                (_key(session_id), user, user, limit))
@@ -73,7 +59,7 @@ class PgHistory:
                ) -> tuple[list[dict], int]:
         """A page of the summaries of the answers reader may read, newest first, and how many match (History.search;
         text never finds another user's answer that rests on a document hidden from reader)."""
-        check_search(text, status, limit, offset)
+        answers.check_search(text, status, limit, offset)
         where, args = [], []
         for word in storable(normalise(text)).split():
             where.append("strpos(a.search_text, %s) > 0")
@@ -86,19 +72,19 @@ class PgHistory:
             if value is not None:
                 where.append(f"a.{column} = %s")
                 args.append(_key(value))
-        if readable_by(reader) is not None:
+        if answers.readable_by(reader) is not None:
             where.append("a.user_id = %s")
             args.append(reader.id)
         clause = f"WHERE {' AND '.join(where)}" if where else ""
 
         def page(conn):
             total = conn.execute(f"SELECT count(*) FROM answers a {clause}", args).fetchone()[0]
-            rows = conn.execute(f"SELECT {SUMMARY_COLUMNS} FROM answers a {clause} ORDER BY a.seq DESC "
+            rows = conn.execute(f"SELECT {answers.SUMMARY_COLUMNS} FROM answers a {clause} ORDER BY a.seq DESC "
                                 "LIMIT %s OFFSET %s", [*args, limit, offset]).fetchall()
             return rows, total
 
         rows, total = self.db.run(page)
-        return [summary(dict(zip(SUMMARY_NAMES, r))) for r in rows], total
+        return [answers.summary(dict(zip(answers.SUMMARY_NAMES, r))) for r in rows], total
 
     def get(self, answer_id: str, reader=None) -> dict | None:
         """The full record of one answer with its feedback list, or None if there is none that reader may read."""
@@ -106,7 +92,7 @@ class PgHistory:
             found = conn.execute(f"SELECT {', '.join(RECORD_COLUMNS)} FROM answers WHERE id = %s",
                                  (_key(answer_id),)).fetchone()
             record = dict(zip(RECORD_COLUMNS, found)) if found is not None else None
-            if record is None or readable_by(reader) not in (None, record["user_id"]):
+            if record is None or answers.readable_by(reader) not in (None, record["user_id"]):
                 return None
             feedback = conn.execute("SELECT rating, comment, created_at FROM feedback WHERE answer_id = %s ORDER BY id",
                                     (answer_id,)).fetchall()
@@ -117,31 +103,31 @@ class PgHistory:
 
     def add_feedback(self, answer_id: str, rating: str, comment: str | None = None) -> dict:
         """Record an up or down rating with an optional comment; returns the answer's counts {"up": n, "down": n}."""
-        comment = storable(checked_comment(rating, comment))
+        comment = storable(answers.checked_comment(rating, comment))
 
         def add(conn):
             if conn.execute("SELECT 1 FROM answers WHERE id = %s FOR UPDATE", (_key(answer_id),)).fetchone() is None:
-                raise UnknownAnswer(answer_id)
+                raise answers.UnknownAnswer(answer_id)
             given = conn.execute("SELECT count(*) FROM feedback WHERE answer_id = %s", (answer_id,)).fetchone()[0]
-            check_feedback_room(given)
+            answers.check_feedback_room(given)
             conn.execute("INSERT INTO feedback (answer_id, rating, comment, created_at) VALUES (%s, %s, %s, %s)",
                          (answer_id, rating, comment or None, time.time()))
             return dict(conn.execute("SELECT rating, count(*) FROM feedback WHERE answer_id = %s GROUP BY rating",
                                      (answer_id,)).fetchall())
 
         counts = self.db.run(add)
-        return {r: counts.get(r, 0) for r in RATINGS}
+        return {r: counts.get(r, 0) for r in answers.RATINGS}
 
     def review(self, answer_id: str, status: str, corrected_text: str | None = None,
                reviewer: int | None = None) -> dict:
         """Set an answer's review status (History.review): {"review_status", "corrected_text", "reviewed_at"}."""
-        corrected_text = storable(checked_correction(status, corrected_text))
+        corrected_text = storable(answers.checked_correction(status, corrected_text))
         reviewed_at = None if status == "unreviewed" else time.time()
         updated = self.db.execute("UPDATE answers SET review_status = %s, corrected_text = %s, reviewed_at = %s, "
                                   "reviewed_by = %s WHERE id = %s RETURNING id",
                                   (status, corrected_text, reviewed_at, reviewer, _key(answer_id)))
         if not updated:
-            raise UnknownAnswer(answer_id)
+            raise answers.UnknownAnswer(answer_id)
         return {"review_status": status, "corrected_text": corrected_text, "reviewed_at": reviewed_at}
 
     def save_provider_state(self, name: str, state: dict) -> None:

@@ -26,6 +26,7 @@ from postgres.store import PgLeases, PgStore
 from search.library import LibraryError
 from search.reembed import Reembedding, embed_again, form_of, stale
 from search.sentence_vectors import PgTable, SentenceVectors
+from storage import protocols
 
 WRITE_LOCK = 7_406_017
 # a passage for_models can change has one of these marks (PostgreSQL's regular expressions read the \u escapes)
@@ -45,7 +46,7 @@ def create(db: Database, embedder) -> int:
     return version
 
 
-class PgLibrary:
+class PgLibrary(protocols.Library):
     """The library of one schema: its store, its search view, its files and job leases."""
 
     def __init__(self, db: Database, embedder):
@@ -126,9 +127,6 @@ class PgLibrary:
 
     def current(self) -> PgView:
         return self.view
-
-    def matching_documents(self, filters: dict) -> set[str]:
-        return self.store.matching_documents(filters)
 
     @property
     def relations(self) -> PgRelations:

@@ -31,6 +31,7 @@ from search.reembed import Reembedding, embed_again, form_of, stale
 from search.sentence_vectors import FILE as SENTENCES_FILE
 from search.sentence_vectors import SentenceVectors, SqliteTable
 from search.view import View
+from storage import protocols
 from storage.files import LocalFiles
 from storage.leases import FileLeases
 from storage.relation_store import Relations
@@ -68,7 +69,7 @@ def make_index(dim: int, n_chunks: int) -> faiss.Index:
     return faiss.IndexIDMap2(inner)
 
 
-class Library:
+class Library(protocols.Library):
     """A library folder: its store, its current view, and the operations that change both."""
 
     def __init__(self, folder: Path, store: Store, embedder, view: View):
@@ -110,10 +111,6 @@ class Library:
             finally:
                 self._swap.release()
         return self.view
-
-    def matching_documents(self, filters: dict) -> set[str]:
-        """Ids of the documents whose metadata equals every given filter (storage/store.py)."""
-        return self.store.matching_documents(filters)
 
     @property
     def relations(self) -> Relations:

@@ -68,3 +68,15 @@ def migrate(db: sqlite3.Connection, migrations: list[tuple[str, ...]], path: Pat
             for statement in statements:
                 db.execute(statement)
             db.execute(f"PRAGMA user_version = {number}")
+
+
+class SqliteSql:
+    """How the embedded backend runs the SQL both backends share (written with ? placeholders): on `self.db`."""
+
+    def _rows(self, sql: str, args=()) -> list:
+        return self.db.execute(sql, args).fetchall()
+
+    def _write(self, work):
+        """work(execute) in one transaction; execute(sql, args) returns a cursor."""
+        with Transaction(self.db) as db:
+            return work(db.execute)

@@ -16,16 +16,28 @@ import numpy as np
 
 from accounts.roles import DEFAULT_TIER
 from models import Chunk, DocumentInfo, Job
-from storage.database import Connections, Transaction, migrate
+from storage.database import Connections, SqliteSql, Transaction, migrate
+from storage.queries import DOCUMENT_SELECT, FILTER_FIELDS, StoreQueries, document_of
 from storage.schema import MIGRATIONS
 
-DOCUMENT_COLUMNS = ("id", "title", "author", "language", "format", "work", "tier", "community", "filename",
-                    "owner", "content_hash", "status", "chunk_count", "created_at", "updated_at", "metadata")
-FILTER_FIELDS = ("language", "work", "tier", "community")
+
+def visible_clause(reader) -> tuple[str, list]:
+    """SQL (and its arguments) for the documents a reader sees: owned, or in one of their tiers; "1" for all."""
+    if reader is None or reader.everything:
+        return "1", []
+    tiers = sorted(reader.tiers)
+    return (f"(owner IS ? OR coalesce(tier, '{DEFAULT_TIER}') IN ({', '.join('?' * len(tiers))}))",
+            [reader.id, *tiers])
 
 
-class Store:
-    """One SQLite database file; a connection per thread."""
+class Store(SqliteSql, StoreQueries):
+    """One SQLite database file; a connection per thread. The reads both backends share are storage/queries.py's."""
+
+    visible_clause = staticmethod(visible_clause)
+
+    @staticmethod
+    def _json(value) -> str:
+        return json.dumps(value, ensure_ascii=False)
 
     def __init__(self, path: Path):
         self.path = Path(path)
@@ -67,14 +79,6 @@ class Store:
 
     # documents and chunks
 
-    def document(self, doc_id: str) -> DocumentInfo | None:
-        row = self.db.execute(f"SELECT {', '.join(DOCUMENT_COLUMNS)} FROM documents WHERE id = ?", (doc_id,)).fetchone()
-        return _document(row) if row else None
-
-    def document_text(self, doc_id: str) -> str | None:
-        row = self.db.execute("SELECT text FROM documents WHERE id = ?", (doc_id,)).fetchone()
-        return row[0] if row else None
-
     def documents(self, limit: int = 100, offset: int = 0, search: str = "",
                   reader=None) -> tuple[list[DocumentInfo], int]:
         """A page of the documents reader sees (None: all), newest first, optionally those whose title contains
@@ -84,34 +88,10 @@ class Store:
         args += [f"%{search}%"] if search else []
         total = self.db.execute(f"SELECT count(*) FROM documents {where}", args).fetchone()[0]
         rows = self.db.execute(
-            f"SELECT {', '.join(DOCUMENT_COLUMNS)} FROM documents {where} ORDER BY updated_at DESC, id LIMIT ? OFFSET ?",
+            f"{DOCUMENT_SELECT} {where} ORDER BY updated_at DESC, id LIMIT ? OFFSET ?",
             [*args, limit, offset],
         ).fetchall()
-        return [_document(r) for r in rows], total
-
-    def stats(self, reader=None) -> dict:
-        """Documents and chunks that reader sees (None: all), and the generation."""
-        visible, args = visible_clause(reader)
-        docs, chunks = self.db.execute(f"SELECT count(*), coalesce(sum(chunk_count), 0) FROM documents WHERE {visible}",
-                                       args).fetchone()
-        return {"documents": docs, "chunks": chunks, "generation": self.generation()}
-
-    def largest_documents(self, limit: int = 50, reader=None) -> list[dict]:
-        """The documents reader sees with the most chunks: id, title, chunks."""
-        visible, args = visible_clause(reader)
-        rows = self.db.execute(f"SELECT id, title, chunk_count FROM documents WHERE {visible} "
-                               "ORDER BY chunk_count DESC, id LIMIT ?", (*args, limit))
-        return [{"id": r[0], "title": r[1], "chunks": r[2]} for r in rows]
-
-    def catalog_rows(self, reader=None) -> tuple[list[DocumentInfo], list[tuple[str, list[str]]]]:
-        """The documents reader sees (None: all), and the (doc_id, section path) of each of their passages in
-        document order: what search/catalog.py makes the catalog of."""
-        visible, args = visible_clause(reader)
-        docs = [_document(r) for r in self.db.execute(
-            f"SELECT {', '.join(DOCUMENT_COLUMNS)} FROM documents WHERE {visible}", args).fetchall()]
-        rows = self.db.execute(f"SELECT doc_id, section_path FROM chunks WHERE doc_id IN (SELECT id FROM documents "
-                               f"WHERE {visible}) ORDER BY doc_id, seq", args)
-        return docs, [(doc_id, json.loads(path)) for doc_id, path in rows]
+        return [document_of(r) for r in rows], total
 
     def section_rows(self, doc_ids=None) -> list[tuple[int, list[str]]]:
         """(rowid, section path) of every passage of the documents (None: all), for the section filter."""
@@ -120,35 +100,10 @@ class Store:
         rows = self.db.execute(f"SELECT rowid, section_path FROM chunks {where}", ids or ())
         return [(rowid, json.loads(path)) for rowid, path in rows]
 
-    def hidden_documents(self, reader) -> frozenset[str]:
-        """Ids of the documents reader may not see (none for None or the personal owner)."""
-        visible, args = visible_clause(reader)
-        if visible == "1":
-            return frozenset()
-        return frozenset(r[0] for r in self.db.execute(f"SELECT id FROM documents WHERE NOT {visible}", args))
-
     def queued_jobs(self, owner: int) -> int:
         """Jobs a user submitted that are waiting or running."""
         return self.db.execute("SELECT count(*) FROM jobs WHERE status IN ('queued', 'running') AND "
                                "json_extract(options, '$.owner') = ?", (owner,)).fetchone()[0]
-
-    def job_counts(self) -> dict[str, int]:
-        """How many jobs are in each status."""
-        return dict(self.db.execute("SELECT status, count(*) FROM jobs GROUP BY status").fetchall())
-
-    def matching_documents(self, filters: dict) -> set[str]:
-        """Ids of documents whose metadata equals every given filter (document_ids, language, work, tier, community)."""
-        clauses, args = [], []
-        if filters.get("document_ids") is not None:
-            ids = list(filters["document_ids"])
-            clauses.append(f"id IN ({', '.join('?' * len(ids))})" if ids else "0")
-            args += ids
-        for field in FILTER_FIELDS:
-            if filters.get(field) is not None:
-                clauses.append(f"{field} = ?")
-                args.append(filters[field])
-        sql = "SELECT id FROM documents" + (" WHERE " + " AND ".join(clauses) if clauses else "")
-        return {row[0] for row in self.db.execute(sql, args)}
 
     def replace_documents(self, entries) -> list[int]:
         """Insert documents with their chunks, replacing earlier versions, in one transaction.
@@ -181,10 +136,6 @@ class Store:
             self._bump(db)
         return rowids
 
-    def source_path(self, doc_id: str) -> str | None:
-        row = self.db.execute("SELECT source_path FROM documents WHERE id = ?", (doc_id,)).fetchone()
-        return row[0] if row else None
-
     def chunk_rowids(self, doc_id: str, db=None) -> list[int]:
         """The rowids (FAISS ids) of a document's chunks."""
         return [r[0] for r in (db or self.db).execute("SELECT rowid FROM chunks WHERE doc_id = ?", (doc_id,))]
@@ -213,15 +164,6 @@ class Store:
             yield r[0], chunk, np.frombuffer(r[14], dtype=np.float32)
 
     # jobs
-
-    def add_job(self, job_id: str, kind: str, document_id: str | None, filename: str | None,
-                stored_path: str | None, options: dict) -> None:
-        now = time.time()
-        self.db.execute(
-            "INSERT INTO jobs (id, kind, document_id, filename, stored_path, options, status, stage, created_at, updated_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, 'queued', 'queued', ?, ?)",
-            (job_id, kind, document_id, filename, stored_path, json.dumps(options, ensure_ascii=False), now, now),
-        )
 
     def job(self, job_id: str) -> Job | None:
         row = self.db.execute("SELECT * FROM jobs WHERE id = ?", (job_id,)).fetchone()
@@ -263,19 +205,6 @@ class Store:
         db.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation'")
 
 
-def visible_clause(reader) -> tuple[str, list]:
-    """SQL (and its arguments) for the documents a reader sees: owned, or in one of their tiers; "1" for all."""
-    if reader is None or reader.everything:
-        return "1", []
-    tiers = sorted(reader.tiers)
-    return (f"(owner IS ? OR coalesce(tier, '{DEFAULT_TIER}') IN ({', '.join('?' * len(tiers))}))",
-            [reader.id, *tiers])
-
-
-def _document(row) -> DocumentInfo:
-    values = dict(zip(DOCUMENT_COLUMNS, row))
-    values["metadata"] = json.loads(values["metadata"])
-    return DocumentInfo(**values)
 
 
 def _job(row) -> Job:

@@ -12,7 +12,7 @@ from werkzeug.routing import BaseConverter
 from question.policy import MODES
 from search.section_filters import SectionFilterError, read_sections
 from storage.history import SESSION_ID
-from storage.store import FILTER_FIELDS as METADATA_FILTERS
+from storage.queries import FILTER_FIELDS as METADATA_FILTERS
 from web.errors import ApiError
 from writers.prompt import LANGUAGE_CODE
 

@@ -80,7 +80,7 @@ def test_a_retried_log_of_an_answer_already_committed_keeps_one_row(pg_history, 
     from storage.answers import entry_row
 
     row = entry_row(entry())
-    monkeypatch.setattr("postgres.history.entry_row", lambda e: dict(row))
+    monkeypatch.setattr("storage.answers.entry_row", lambda e: dict(row))
     assert pg_history.log(entry()) == pg_history.log(entry()) == row["id"]
     assert pg_history.search()[1] == 1
 

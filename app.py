@@ -1,7 +1,7 @@
 """The Flask application factory: the one place that builds things.
 
-`create_app()` reads the config (defaults, then FLASK_* environment variables, then the test
-config), registers the API, the page and the CLI, and wires the parts: the answer history in
+`create_app()` reads the settings (defaults, then FLASK_* environment variables, then the test
+config) into one typed record (configuration/settings.py, in `app.extensions["settings"]`), registers the API, the page and the CLI, and wires the parts: the answer history in
 `app.extensions["history"]`, and in `app.extensions["rag"]` a Loader of the Services (the pipeline,
 the library it searches and the ingest worker that changes it). They load once: in the background on
 the first request under `flask run` (health answers 503 "loading" meanwhile), or before serving when
@@ -19,8 +19,8 @@ from pathlib import Path
 from flask import Flask
 
 from accounts.commands import users_commands
-from accounts.limits import SETTINGS as LIMIT_SETTINGS
 from benchmarks.commands import commands as benchmark_commands
+from configuration.settings import Settings, defaults
 from ingest.chunking import max_passage_chars
 from ingest.commands import commands as ingest_commands
 from ingest.jobs import Ingestor
@@ -65,76 +65,7 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 log = logging.getLogger(__name__)
 
-MAX_BODY_BYTES = 64 * 1024  # a question is at most 2,000 characters; nothing needs more
-
-DEFAULTS = {
-    "LIBRARY_DIR": "data/library",
-    "DOWNLOAD_DIR": "data/downloads",
-    "CLASSIFIER_DIR": "query_classifier_model",
-    "JUDGE_DIR": "data/models/answerability",  # the answerability judge; empty: none (offline answers by score alone)
-    "EMBEDDING_MODEL": "sentence-transformers/all-MiniLM-L6-v2",
-    "RERANKER_MODEL": "",  # no pretrained cross-encoder can be installed offline; rerank is off
-    "ALPHA": 0.7,  # tuned on scifact-dev and squad-dev (README, "Measured")
-    "ALPHA_HE": None,  # dense weight for Hebrew queries; None: what heq-dev chose for the embedder (search/embedders.py)
-    "CANDIDATES": 200,
-    "RERANK_DEPTH": 32,
-    "TOP_K": 5,
-    "MAX_CHARS": 1200,
-    "OVERLAP_CHARS": 200,
-    "GENERATOR": "",  # "" picks gemini, then claude, then offline, by which keys are set
-    "GEMINI_API_KEY": "",
-    "GEMINI_MODEL": "gemini-2.5-flash",
-    "GEMINI_BASE_URL": "",
-    "ANTHROPIC_API_KEY": "",
-    "CLAUDE_MODEL": "claude-sonnet-4-5",
-    "ANTHROPIC_BASE_URL": "",
-    "OPENAI_BASE_URL": "",  # any OpenAI-compatible server, e.g. http://localhost:11434/v1 for Ollama
-    "OPENAI_MODEL": "",
-    "OPENAI_API_KEY": "",
-    # The model names a request may choose, besides each provider's default; any other name is a 400.
-    "GEMINI_MODELS": "gemini-2.5-flash,gemini-2.5-pro,gemini-2.5-flash-lite",
-    "CLAUDE_MODELS": "claude-sonnet-4-5,claude-opus-4-1,claude-haiku-4-5",
-    "OPENAI_MODELS": "",
-    "LLM_TIMEOUT": 30.0,
-    "LLM_RETRIES": 2,
-    "LOAD_ON_START": False,
-    "MAX_CONTENT_LENGTH": MAX_BODY_BYTES,
-    "MAX_UPLOAD_BYTES": 50 * 1024 * 1024,  # /api/documents only
-    "MAX_LIBRARY_BYTES": 2 * 1024**3,  # the library's uploaded files together; an upload past it gets 413
-    "MAX_QUEUED_JOBS": 20,  # ingest and re-index jobs waiting at once; one more gets 429
-    "SUPPORT_THRESHOLD": None,  # a citation counts as supported from this cosine up; None: the embedder's (search/embedders.py)
-    "HISTORY_DB": "data/history.sqlite3",  # every answer, conversations, feedback and reviews
-    "ALLOWED_HOSTS": "",  # names the server answers to besides localhost and its bind address, comma-separated (web/guard.py)
-    "BIND_HOST": "",  # the address `serve` binds (set by it)
-    "TORCH_THREADS": 0,  # torch threads of a model call under `serve`; 0: every core, calls taking turns (search/compute.py)
-    # PostgreSQL + pgvector instead of the embedded files: the library, its search, jobs and history (README)
-    "DATABASE_URL": "",
-    "DATABASE_SCHEMA": "evidenz",  # one installation's tables; several may share a database
-    "DATABASE_POOL": 10,  # connections per process
-    "DATABASE_TIMEOUT_MS": 30_000,  # statement timeout
-    "INGEST_WORKER": True,  # run ingest jobs in this process; false: leave them to `flask --app app ingest-worker`
-    # between jobs, the worker computes and keeps each passage's sentence vectors (search/sentence_vectors.py);
-    # None: on, except in tests (TESTING), whose many short-lived apps must not each warm the default library
-    "WARM_SENTENCES": None,
-    # users (web/auth.py): "required" makes even a loopback server ask for sign-in; a public bind address or any
-    # user created does too. The limits on each user and address of a shared server (accounts/limits.py):
-    "AUTH": "",
-    "TRUSTED_PROXY": "",  # the TLS proxy's address: its X-Forwarded-For and -Proto are believed (web/server.py)
-    **LIMIT_SETTINGS,
-    "LOG_QUESTIONS": False,  # the request log (web/logs.py) holds a question's text only when this is on
-    "MAX_SEARCHES": 3,  # a model writer searches for itself, this many times a question at most; 0: it is given passages
-    "COMMUNITY_BOOST": False,  # the seeds' boosts for the reader's community, General and canonical passages (README)
-    "SECTION_WEIGHT": 0.5,  # the second look over books with refs: a seif counts with its siman's best (0: off; README)
-}
-
-
-# Settings that name several things: comma-separated in the environment, a tuple in app.config.
-LIST_SETTINGS = ("ALLOWED_HOSTS", "GEMINI_MODELS", "CLAUDE_MODELS", "OPENAI_MODELS")
-
-
-def names(value) -> tuple[str, ...]:
-    """A list setting as a tuple of its names: from "a, b" (the environment) or a list (a test's config)."""
-    return tuple(n.strip() for n in (value.split(",") if isinstance(value, str) else value or ()) if n.strip())
+DEFAULTS = defaults()  # every setting's flat name and default (configuration/settings.py)
 
 
 @dataclass
@@ -152,31 +83,29 @@ class Services:
         return self.library.store if self.library else None
 
 
-def upload_limits(config) -> Limits:
+def upload_limits(settings: Settings) -> Limits:
     """What one upload may cost, from the settings: its size, and its longest passage (4 × MAX_CHARS)."""
-    return Limits(max_bytes=int(config["MAX_UPLOAD_BYTES"]),
-                  max_passage_chars=max_passage_chars(int(config["MAX_CHARS"])))
+    return Limits(max_bytes=settings.library.max_upload_bytes,
+                  max_passage_chars=max_passage_chars(settings.library.max_chars))
 
 
-def build(config) -> Services:
+def build(settings: Settings) -> Services:
     """Load the embedder, open the library, build the pipeline over it and the ingest worker for it."""
     started = time.perf_counter()
-    library = open_library(config, Embedder.load(config["EMBEDDING_MODEL"]))
-    pipeline = Pipeline.load(config, library)
-    where = ({"backend": "postgres", "schema": config["DATABASE_SCHEMA"]} if uses_postgres(config)
-             else {"backend": "embedded", "path": str(config["LIBRARY_DIR"])})
+    library = open_library(settings, Embedder.load(settings.models.embedding_model))
+    pipeline = Pipeline.load(settings, library)
+    where = ({"backend": "postgres", "schema": settings.database.schema} if uses_postgres(settings)
+             else {"backend": "embedded", "path": str(settings.library.dir)})
     info = {"library": where, "load_seconds": round(time.perf_counter() - started, 2)}
     log.info("pipeline loaded in %.1f s", info["load_seconds"])
-    warmer = Warmer(library, forms) if warms(config) else None
-    return Services(pipeline, library, Ingestor(library, upload_limits(config), warmer), info)
+    warmer = Warmer(library, forms) if warms(settings) else None
+    return Services(pipeline, library, Ingestor(library, upload_limits(settings), warmer), info)
 
 
-def warms(config) -> bool:
-    """Whether the ingest worker warms the library's sentence vectors (WARM_SENTENCES)."""
-    setting = config["WARM_SENTENCES"]
-    if setting is None:
-        return not config["TESTING"]
-    return setting not in (False, 0, "0", "false", "no", "off")
+def warms(settings: Settings) -> bool:
+    """Whether the ingest worker warms the library's sentence vectors (WARM_SENTENCES; unset: on, except in tests)."""
+    setting = settings.library.warm_sentences
+    return not settings.server.testing if setting is None else setting
 
 
 def share_provider_state(services: Services | None, history: History | None) -> Services | None:
@@ -255,22 +184,21 @@ def create_app(config=None, pipeline=None, library=None) -> Flask:
     app.config.from_prefixed_env()
     if config:
         app.config.update(config)
-    for setting in LIST_SETTINGS:
-        app.config[setting] = names(app.config[setting])
+    settings = app.extensions["settings"] = Settings.of(app.config)  # what the code reads (configuration/)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
     # tests that name no history file get a fresh one, so they never write into data/
-    testing_default = app.config["TESTING"] and not (config or {}).get("HISTORY_DB")
-    app.extensions["history"] = open_history(app.config, Path(tempfile.mkdtemp(prefix="evidenz-history-")) /
+    testing_default = settings.server.testing and not (config or {}).get("HISTORY_DB")
+    app.extensions["history"] = open_history(settings, Path(tempfile.mkdtemp(prefix="evidenz-history-")) /
                                              "history.sqlite3" if testing_default else None)
-    given = (Services(pipeline, library, Ingestor(library, upload_limits(app.config)) if library else None)
+    given = (Services(pipeline, library, Ingestor(library, upload_limits(settings)) if library else None)
              if pipeline is not None else None)
     history = app.extensions["history"]
-    loader = Loader(lambda: share_provider_state(build(app.config), history), share_provider_state(given, history))
-    loader.run_jobs = bool(app.config["INGEST_WORKER"]) and app.config["INGEST_WORKER"] not in ("0", "false", "no")
+    loader = Loader(lambda: share_provider_state(build(app.extensions["settings"]), history), share_provider_state(given, history))
+    loader.run_jobs = settings.library.ingest_worker
     app.extensions["rag"] = loader
     app.extensions["sentence_forms"] = forms  # what the worker commands warm (ingest/warming.py)
-    if pipeline is None and app.config["LOAD_ON_START"]:
+    if pipeline is None and settings.server.load_on_start:
         loader.load()
         if loader.error:
             raise SystemExit(f"Evidenz cannot start: {loader.error}")

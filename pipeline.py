@@ -7,8 +7,8 @@ retrieval takes and how many passages it shows, and the answer style the writer 
   writer answers from them;
 - the research path: a writer that uses tools searches for itself (writers/research.py), up to max_searches times;
   when its provider fails, the plain path answers instead, offline.
-Either way the generator has the answer checked (checks/). `Pipeline.load(config, library)` builds the parts from a
-config mapping; the store, relations and catalog are given when the pipeline is built; nothing loads at import time.
+Either way the generator has the answer checked (checks/). `Pipeline.load(settings, library)` builds the parts from the
+settings; the store, relations and catalog are given when the pipeline is built; nothing loads at import time.
 Does not: keep the conversation or log answers (the caller passes the last turns and logs the Result),
 or shape JSON (web/shaping.py does).
 """
@@ -23,6 +23,7 @@ from checks.declines import DECLINE
 from checks.instructions import untrusted_passages
 from checks.judge import AnswerabilityJudge
 from checks.verify import Verifier
+from configuration.settings import Settings
 from generator import Generator
 from hebrew.script import detect_language
 from models import OPPOSING, RELATION_KINDS, Answer, Ask, Evidence, Hit, Question, Result, WriteRequest
@@ -34,7 +35,7 @@ from question.subjects import apart, search_each, subjects
 from question.work import Found, Work
 from retrieval import RetrievalConfig, Retriever
 from search.catalog import catalog
-from search.embedders import settings
+from search.embedders import settings as embedder_settings
 from search.missing_words import search_missing_words
 from search.related import passage_hit, with_related
 from search.reranker import Reranker
@@ -62,8 +63,8 @@ class Pipeline:
         self.works = works or (lambda reader: catalog(*store.catalog_rows(reader)) if store is not None else [])
 
     @classmethod
-    def load(cls, config, library, embedder=None) -> "Pipeline":
-        """Build the pipeline over library from a config mapping (see app.py's defaults for the keys).
+    def load(cls, settings: Settings, library, embedder=None) -> "Pipeline":
+        """Build the pipeline over library from the settings (configuration/settings.py).
 
         embedder: for questions and the writers' checks; by default the library's own, with its kept sentence
         vectors (search/sentence_vectors.py).
@@ -71,23 +72,24 @@ class Pipeline:
         from question.classifier import QueryClassifier  # torch is imported when a pipeline is built, not with the app
 
         embedder = embedder or library.embedder
-        reranker = Reranker.load(config["RERANKER_MODEL"]) if config["RERANKER_MODEL"] else None
-        alpha_he = config["ALPHA_HE"] if config["ALPHA_HE"] is not None else settings(embedder.name).alpha_he
-        search = RetrievalConfig(config["ALPHA"], config["CANDIDATES"], config["RERANK_DEPTH"], config["TOP_K"],
-                                 float(alpha_he), bool(config["COMMUNITY_BOOST"]), float(config["SECTION_WEIGHT"]))
-        classifier = QueryClassifier.load(Path(config["CLASSIFIER_DIR"]))
-        judge = AnswerabilityJudge.load(Path(config["JUDGE_DIR"])) if config["JUDGE_DIR"] else None
+        models, knobs, chosen = settings.models, settings.search, settings.writers
+        reranker = Reranker.load(models.reranker_model) if models.reranker_model else None
+        alpha_he = knobs.alpha_he if knobs.alpha_he is not None else embedder_settings(embedder.name).alpha_he
+        search = RetrievalConfig(knobs.alpha, knobs.candidates, knobs.rerank_depth, knobs.top_k, float(alpha_he),
+                                 knobs.community_boost, knobs.section_weight)
+        classifier = QueryClassifier.load(Path(models.classifier_dir))
+        judge = AnswerabilityJudge.load(Path(models.judge_dir)) if models.judge_dir else None
         sentences = library.sentences if embedder is library.embedder else embedder
-        writers = {"offline": ExtractiveWriter(sentences, judge=judge), **hosted_writers(config)}
-        default = config["GENERATOR"] or next(n for n in ("gemini", "claude", "openai", "offline") if n in writers)
+        writers = {"offline": ExtractiveWriter(sentences, judge=judge), **hosted_writers(chosen)}
+        default = chosen.generator or next(n for n in ("gemini", "claude", "openai", "offline") if n in writers)
         if default not in writers:
             raise ValueError(f"GENERATOR={default!r} is not configured; available: {sorted(writers)} (set its API key)")
-        verifier = Verifier(sentences, config["SUPPORT_THRESHOLD"])  # None: the embedder's own (search/embedders.py)
-        info = {"classifier": {"path": str(config["CLASSIFIER_DIR"]), "encoder": classifier.encoder_name},
+        verifier = Verifier(sentences, chosen.support_threshold)  # None: the embedder's own (search/embedders.py)
+        info = {"classifier": {"path": str(models.classifier_dir), "encoder": classifier.encoder_name},
                 "embedder": embedder.name, "reranker": reranker.name if reranker else None,
                 "judge": judge.describe() if judge else None}
         return cls(classifier, Retriever(library, embedder, reranker, search),
-                   Generator(writers, default, verifier=verifier, judge=judge), info, int(config["MAX_SEARCHES"]),
+                   Generator(writers, default, verifier=verifier, judge=judge), info, chosen.max_searches,
                    library.store, library.relations)
 
     def describe(self) -> dict:

@@ -89,27 +89,40 @@ class Retriever:
         """
         cfg = self.config
         view = self.library.current()
-        top_k = top_k or cfg.top_k
-        candidates = candidates or cfg.candidates
-        hebrew = bool(HEBREW_LETTER.search(query))
+        top_k, hebrew = top_k or cfg.top_k, bool(HEBREW_LETTER.search(query))
         # a query in Hebrew is not re-ranked: no cross-encoder that reads Hebrew can be installed here (README)
         mode = mode or ("rerank" if self.reranker and not hebrew else "hybrid")
         if mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
         if mode == "rerank" and not self.reranker:
             raise ValueError("mode 'rerank' needs a cross-encoder; set RERANKER_MODEL")
-        timings = {} if timings is None else timings
-        clock = time.perf_counter()
+        lap = Laps({} if timings is None else timings)
+        keys, bm25, dense, lexical_max = self.candidates(view, query, mode, candidates or cfg.candidates,
+                                                         self.scope(filters, hidden), lap)
+        fused = fuse(dense, bm25, lexical_max, cfg.alpha_he if hebrew else cfg.alpha)
+        found = None  # every candidate's chunk, read only when the boosts need them
+        looking_again = mode in ("hybrid", "rerank") and len(keys)
+        if cfg.community_boost and looking_again:
+            found = view.chunks_of(keys)
+            fused = fused + np.array([authority_boost(chunk, community) for chunk in found])
+        if cfg.section_weight and looking_again:  # a passage with its section's best: the siman found by its seifim
+            refs = view.refs_of(keys) if found is None else [c.ref if c is not None else None for c in found]
+            fused = with_sections(fused, refs, cfg.section_weight)
+        depth = cfg.rerank_depth if mode == "rerank" else 0
+        order = top({"bm25": bm25, "dense": dense}.get(mode, fused), max(top_k, depth))
+        chunks = view.chunks_of(keys[order]) if found is None else [found[i] for i in order]
+        hits = [Hit(chunk.bounded(), float(bm25[i]), float(dense[i]), float(fused[i]), position=int(keys[i]))
+                for chunk, i in zip(chunks, order) if chunk is not None]  # None: removed since it was found
+        lap("fusion")
+        if depth and hits:
+            hits = self.rerank(query, hits, depth)
+            lap("rerank")
+        return with_context(view, hits[:top_k])
 
-        def lap(stage):
-            nonlocal clock
-            now = time.perf_counter()
-            timings[stage] = round((now - clock) * 1000, 2)
-            clock = now
-
-        scope = self.scope(filters, hidden)
-        keys = np.zeros(0, dtype=np.int64)
-        lexical = None
+    def candidates(self, view, query: str, mode: str, candidates: int, scope: Scope, lap) -> tuple:
+        """The union of BM25's and dense search's best candidates (one of them for a one-stage mode), with each
+        candidate's BM25 and cosine scores and the query's best BM25 score: (keys, bm25, dense, bm25 max)."""
+        keys, lexical, query_vector = np.zeros(0, dtype=np.int64), None, None
         if mode != "dense":
             lexical = view.lexical(self.bm25_words(query), candidates, scope)  # a word counts by its best form
             keys = lexical.top
@@ -119,39 +132,16 @@ class Retriever:
             lap("embed_query")
             keys = np.union1d(keys, view.nearest(query_vector, candidates, scope)).astype(np.int64)
             lap("dense")
-
-        dense = view.cosines(keys, query_vector) if mode != "bm25" else np.zeros(len(keys))
+        dense = view.cosines(keys, query_vector) if query_vector is not None else np.zeros(len(keys))
         bm25 = lexical.scores_of(keys) if lexical else np.zeros(len(keys))
-        fused = fuse(dense, bm25, lexical.max if lexical else 0.0, cfg.alpha_he if hebrew else cfg.alpha)
-        found = None  # every candidate's chunk, read only when the boosts need them
-        looking_again = mode in ("hybrid", "rerank") and len(keys)
-        if cfg.community_boost and looking_again:
-            found = view.chunks_of(keys)
-            fused = fused + np.array([authority_boost(chunk, community) for chunk in found])
-        if cfg.section_weight and looking_again:  # a passage with its section's best: the siman found by its seifim
-            refs = view.refs_of(keys) if found is None else [c.ref if c is not None else None for c in found]
-            fused = with_sections(fused, refs, cfg.section_weight)
-        rank_by = {"bm25": bm25, "dense": dense}.get(mode, fused)
-        depth = cfg.rerank_depth if mode == "rerank" else 0
-        order = top(rank_by, max(top_k, depth))
-        chunks = view.chunks_of(keys[order]) if found is None else [found[i] for i in order]
-        hits = [Hit(chunk.bounded(), float(bm25[i]), float(dense[i]), float(fused[i]), position=int(keys[i]))
-                for chunk, i in zip(chunks, order) if chunk is not None]  # None: removed since it was found
-        lap("fusion")
+        return keys, bm25, dense, lexical.max if lexical else 0.0
 
-        if depth and hits:  # the best `depth` fused hits are re-scored; any below them keep the fused order
-            head = hits[:depth]
-            ce = self.reranker.score(query, [h.chunk.passage_text for h in head])
-            for hit, score in zip(head, ce):
-                hit.ce_score = float(score)
-            hits = sorted(head, key=lambda h: h.ce_score, reverse=True) + hits[depth:]
-            lap("rerank")
-        hits = hits[:top_k]
-        for hit in hits:  # the passages around each hit, for context
-            before, after = view.neighbours(hit.position)
-            hit.context_before = before.bounded().text if before else None
-            hit.context_after = after.bounded().text if after else None
-        return hits
+    def rerank(self, query: str, hits: list[Hit], depth: int) -> list[Hit]:
+        """The best `depth` fused hits re-scored by the cross-encoder; any below them keep the fused order."""
+        head = hits[:depth]
+        for hit, score in zip(head, self.reranker.score(query, [h.chunk.passage_text for h in head])):
+            hit.ce_score = float(score)
+        return sorted(head, key=lambda h: h.ce_score, reverse=True) + hits[depth:]
 
     def scope(self, filters: dict | None, hidden: frozenset[str] = frozenset()) -> Scope:
         """The documents filters allow (all when there are none), without those hidden from the reader, and of
@@ -175,3 +165,24 @@ class Retriever:
     def dense_text(query: str, vocabulary) -> str:
         """What dense search embeds: the question and the glossary's words for it that the library contains."""
         return with_text_words(query, vocabulary)
+
+
+class Laps:
+    """Milliseconds of each stage of a search, into a timings dict: lap(stage) records the time since the last."""
+
+    def __init__(self, timings: dict):
+        self.timings, self.clock = timings, time.perf_counter()
+
+    def __call__(self, stage: str) -> None:
+        now = time.perf_counter()
+        self.timings[stage] = round((now - self.clock) * 1000, 2)
+        self.clock = now
+
+
+def with_context(view, hits: list[Hit]) -> list[Hit]:
+    """The hits with the passages around each in its document, for context."""
+    for hit in hits:
+        before, after = view.neighbours(hit.position)
+        hit.context_before = before.bounded().text if before else None
+        hit.context_after = after.bounded().text if after else None
+    return hits

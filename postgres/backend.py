@@ -7,6 +7,7 @@ Does not: build the pipeline (app.py), or define either backend.
 import threading
 from pathlib import Path
 
+from configuration.settings import Settings
 from postgres import schema
 from postgres.database import Database, require_current
 from postgres.library import PgLibrary
@@ -20,17 +21,17 @@ _pools: dict[tuple[str, str], Database] = {}
 _lock = threading.Lock()
 
 
-def uses_postgres(config) -> bool:
-    return bool(config.get("DATABASE_URL"))
+def uses_postgres(settings: Settings) -> bool:
+    return bool(settings.database.url)
 
 
-def database(config, schema: str | None = None) -> Database:
+def database(settings: Settings, schema: str | None = None) -> Database:
     """This process's pool for the configured database and schema (made on first use)."""
-    key = (config["DATABASE_URL"], schema or config.get("DATABASE_SCHEMA") or "evidenz")
+    given = settings.database
+    key = (given.url, schema or given.schema or "evidenz")
     with _lock:
         if key not in _pools:
-            _pools[key] = Database(key[0], key[1], max_size=int(config.get("DATABASE_POOL") or 10),
-                                   timeout_ms=int(config.get("DATABASE_TIMEOUT_MS") or 30_000))
+            _pools[key] = Database(key[0], key[1], max_size=given.pool or 10, timeout_ms=given.timeout_ms or 30_000)
         return _pools[key]
 
 
@@ -42,29 +43,29 @@ def close_database(url: str, schema: str) -> None:
         found.close()
 
 
-def open_library(config, embedder, create: bool = False):
+def open_library(settings: Settings, embedder, create: bool = False):
     """The configured library: its schema in PostgreSQL, or its folder. create: make it when missing."""
-    if uses_postgres(config):
-        return PgLibrary.open(database(config), embedder, create_schema=create)
-    return Library.open(Path(config["LIBRARY_DIR"]), embedder, create=create)
+    if uses_postgres(settings):
+        return PgLibrary.open(database(settings), embedder, create_schema=create)
+    return Library.open(Path(settings.library.dir), embedder, create=create)
 
 
-def open_relations(config):
+def open_relations(settings: Settings):
     """The configured library's relations between passages, without loading its indexes or an embedder."""
-    if uses_postgres(config):
-        db = database(config)
+    if uses_postgres(settings):
+        db = database(settings)
         require_current(db, len(schema.MIGRATIONS))
         return PgRelations(db)
-    path = Path(config["LIBRARY_DIR"]) / STORE_FILE
+    path = Path(settings.library.dir) / STORE_FILE
     if not path.exists():
-        raise LibraryError(f"no library in {config['LIBRARY_DIR']}/; {REBUILD_HINT}, or set FLASK_LIBRARY_DIR")
+        raise LibraryError(f"no library in {settings.library.dir}/; {REBUILD_HINT}, or set FLASK_LIBRARY_DIR")
     return Relations(Store(path))
 
 
-def open_history(config, path: Path | None = None):
+def open_history(settings: Settings, path: Path | None = None):
     """The configured answer history: in PostgreSQL, or the file at path (default HISTORY_DB)."""
-    if uses_postgres(config):
+    if uses_postgres(settings):
         from postgres.history import PgHistory
 
-        return PgHistory(database(config))
-    return History(Path(path or config["HISTORY_DB"]))
+        return PgHistory(database(settings))
+    return History(Path(path or settings.server.history_db))

@@ -8,9 +8,10 @@ import time
 from pathlib import Path
 
 import click
-from flask import current_app
+
 from flask.cli import AppGroup
 
+from configuration.settings import current
 from postgres import schema
 from postgres.backend import database, uses_postgres
 from postgres.database import Unavailable
@@ -19,16 +20,16 @@ db_commands = AppGroup("db", help="The PostgreSQL backend (DATABASE_URL): schema
 
 
 def _database():
-    config = current_app.config
-    if not uses_postgres(config):
+    settings = current()
+    if not uses_postgres(settings):
         raise click.UsageError("DATABASE_URL is not set; set it to postgresql://user:password@host/dbname")
-    return database(config)
+    return database(settings)
 
 
 def _embedder():
     from search.embedding import Embedder
 
-    return Embedder.load(current_app.config["EMBEDDING_MODEL"])
+    return Embedder.load(current().models.embedding_model)
 
 
 @db_commands.command("upgrade")

@@ -15,7 +15,7 @@ from psycopg.types.json import Jsonb
 from accounts.roles import DEFAULT_TIER
 from models import DocumentInfo, Job
 from postgres.database import Database, PgSql
-from storage.queries import DOCUMENT_SELECT, FILTER_FIELDS, StoreQueries, document_of
+from storage.queries import DOCUMENT_SELECT, StoreQueries, document_of
 
 JOB_COLUMNS = ("id", "kind", "document_id", "filename", "stored_path", "options", "status", "stage", "done", "total",
                "error", "warnings", "owner", "created_at", "updated_at")

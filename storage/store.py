@@ -17,7 +17,7 @@ import numpy as np
 from accounts.roles import DEFAULT_TIER
 from models import Chunk, DocumentInfo, Job
 from storage.database import Connections, SqliteSql, Transaction, migrate
-from storage.queries import DOCUMENT_SELECT, FILTER_FIELDS, StoreQueries, document_of
+from storage.queries import DOCUMENT_SELECT, StoreQueries, document_of
 from storage.schema import MIGRATIONS
 
 

@@ -6,6 +6,7 @@ import pytest
 
 from accounts.roles import Reader
 from app import DEFAULTS
+from configuration.settings import Settings
 from conftest import FakeClassifier, FakeEmbedder, make_pipeline
 from ingest import corpus
 from models import Chunk, Document
@@ -102,4 +103,4 @@ def test_pipeline_load_reads_community_boost(tmp_path, monkeypatch, setting):
     library = build(Backend("embedded", tmp_path / "lib"), FakeEmbedder())
     config = {**DEFAULTS, "JUDGE_DIR": "", "GEMINI_API_KEY": "", "ANTHROPIC_API_KEY": "", "OPENAI_BASE_URL": "",
               "GENERATOR": "offline", "COMMUNITY_BOOST": setting}
-    assert Pipeline.load(config, library).retriever.config.community_boost is setting
+    assert Pipeline.load(Settings.of(config), library).retriever.config.community_boost is setting

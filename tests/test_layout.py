@@ -9,7 +9,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 # Lower layers never import higher ones; a layer's members may import each other only without a cycle.
 LAYERS = [
-    {"models", "hebrew", "accounts"},
+    {"models", "hebrew", "accounts", "configuration"},
     {"storage"},
     {"search"},
     {"postgres"},

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from app import DEFAULTS
+from configuration.settings import Settings
 from conftest import FakeClassifier, FakeEmbedder
 from ingest import corpus
 from models import Document
@@ -72,5 +73,5 @@ def test_pipeline_load_reads_section_weight(tmp_path, monkeypatch, setting):
     library = build(Backend("embedded", tmp_path / "lib"), FakeEmbedder())
     config = {**DEFAULTS, "JUDGE_DIR": "", "GEMINI_API_KEY": "", "ANTHROPIC_API_KEY": "", "OPENAI_BASE_URL": "",
               "GENERATOR": "offline", "SECTION_WEIGHT": setting}
-    assert Pipeline.load(config, library).retriever.config.section_weight == setting
+    assert Pipeline.load(Settings.of(config), library).retriever.config.section_weight == setting
     assert DEFAULTS["SECTION_WEIGHT"] == 0.5

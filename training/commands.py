@@ -6,8 +6,10 @@ import json
 from pathlib import Path
 
 import click
-from flask import current_app
+
 from flask.cli import with_appcontext
+
+from configuration.settings import current
 
 
 @click.command("train-classifier")
@@ -20,8 +22,8 @@ def train_classifier(data: Path, encoder: str | None, pooling: str, out: Path | 
     """Train the query classifier's head and print its held-out accuracy."""
     from training.train_classifier import train
 
-    config = current_app.config
-    metrics = train(data, encoder or config["EMBEDDING_MODEL"], out or Path(config["CLASSIFIER_DIR"]), pooling)
+    settings = current()
+    metrics = train(data, encoder or settings.models.embedding_model, out or Path(settings.models.classifier_dir), pooling)
     click.echo(json.dumps(metrics, indent=2))
 
 
@@ -42,7 +44,7 @@ def train_reranker(sets, base, out, queries, negatives, random_negatives, lr, la
     """Train a cross-encoder from a shipped encoder on question-passage pairs with BM25 hard negatives."""
     from training.train_reranker import train
 
-    card = train(list(sets), base or current_app.config["EMBEDDING_MODEL"], out, queries, negatives, layers,
+    card = train(list(sets), base or current().models.embedding_model, out, queries, negatives, layers,
                  max_length, epochs, lr=lr, random_negatives=random_negatives)
     click.echo(json.dumps(card))
 
@@ -66,7 +68,7 @@ def train_judge(sets, out, layers, trained_layers, epochs, same, mine, limit):
     from training.judge_mining import Miner
     from training.train_judge import train
 
-    miner = Miner.over(current_app.config, list(sets)) if mine else None
+    miner = Miner.over(current(), list(sets)) if mine else None
     click.echo(json.dumps(train(list(sets), out, layers=layers, trained_layers=trained_layers, epochs=epochs,
                                  limit=limit, miner=miner, same=same), indent=2))
 
@@ -111,13 +113,13 @@ def record_decisions(folder, split, half, corpus, library_dir, limit, out):
     from search import library
     from search.embedding import Embedder
 
-    config = current_app.config
-    embedder = Embedder.load(config["EMBEDDING_MODEL"])
+    settings = current()
+    embedder = Embedder.load(settings.models.embedding_model)
     searched = library.load(library_dir, embedder) if library_dir else cached_library(
-        read_corpus(corpus or folder / "corpus.jsonl"), embedder, config["MAX_CHARS"], config["OVERLAP_CHARS"],
+        read_corpus(corpus or folder / "corpus.jsonl"), embedder, settings.library.max_chars, settings.library.overlap_chars,
         Path("data/cache/eval"))
     try:
-        rows = record(eval_pipeline(config, searched, embedder), folder, None if half else split, half, limit,
+        rows = record(eval_pipeline(settings, searched, embedder), folder, None if half else split, half, limit,
                       corpus=corpus)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
@@ -144,7 +146,6 @@ def train_decision(files, out):
     click.echo(json.dumps(card, indent=2))
 
 
-
 @click.command("calibrate-support")
 @click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--limit", default=1000, show_default=True, help="Questions to sample.")
@@ -156,10 +157,9 @@ def calibrate_support_command(folder: Path, limit: int, seed: int):
     from search.embedding import Embedder
     from checks.verify import Verifier
 
-    result = calibrate_support(Verifier(Embedder.load(current_app.config["EMBEDDING_MODEL"])), folder, limit, seed)
+    result = calibrate_support(Verifier(Embedder.load(current().models.embedding_model)), folder, limit, seed)
     click.echo(f"threshold {result['threshold']}: balanced accuracy {result['balanced_accuracy']}")
     click.echo(json.dumps(result))
-
 
 
 @click.command("calibrate-decline")
@@ -175,15 +175,14 @@ def calibrate_decline_command(folder: Path, limit: int, seed: int, cache: Path):
     from ingest.corpus import read_corpus
     from search.embedding import Embedder
 
-    config = current_app.config
-    embedder = Embedder.load(config["EMBEDDING_MODEL"])
-    searched = libraries.cached_library(read_corpus(folder / "corpus.jsonl"), embedder, config["MAX_CHARS"],
-                                        config["OVERLAP_CHARS"], cache)
-    result = calibrate_decline(libraries.eval_pipeline(config, searched, embedder), folder, limit, seed)
+    settings = current()
+    embedder = Embedder.load(settings.models.embedding_model)
+    searched = libraries.cached_library(read_corpus(folder / "corpus.jsonl"), embedder, settings.library.max_chars,
+                                        settings.library.overlap_chars, cache)
+    result = calibrate_decline(libraries.eval_pipeline(settings, searched, embedder), folder, limit, seed)
     click.echo(f"min_similarity {result['min_similarity']}, min_score {result['min_score']}: "
                f"balanced accuracy {result['balanced_accuracy']} (now {result['current_balanced_accuracy']})")
     click.echo(json.dumps(result))
-
 
 
 @click.command("calibrate-judge")
@@ -203,27 +202,26 @@ def calibrate_judge_command(folder, record_to, files, write, limit, cache):
     from ingest.corpus import read_corpus
     from search.embedding import Embedder
 
-    config = current_app.config
+    settings = current()
     if record_to:
         if folder is None:
             raise click.UsageError("--record needs the FOLDER whose calibrate split to run")
-        embedder = Embedder.load(config["EMBEDDING_MODEL"])
-        searched = libraries.cached_library(read_corpus(folder / "corpus.jsonl"), embedder, config["MAX_CHARS"],
-                                            config["OVERLAP_CHARS"], cache)
-        outcomes = calibrate_judge.record(libraries.eval_pipeline(config, searched, embedder), folder, limit=limit)
+        embedder = Embedder.load(settings.models.embedding_model)
+        searched = libraries.cached_library(read_corpus(folder / "corpus.jsonl"), embedder, settings.library.max_chars,
+                                            settings.library.overlap_chars, cache)
+        outcomes = calibrate_judge.record(libraries.eval_pipeline(settings, searched, embedder), folder, limit=limit)
         record_to.write_text(json.dumps(outcomes))
         files = (*files, record_to)
     if not files:
         raise click.UsageError("give --record FILE with a FOLDER, or --choose FILE")
     result = calibrate_judge.choose(list(files))
     if write:
-        card_path = Path(config["JUDGE_DIR"]) / "judge.json"
+        card_path = Path(settings.models.judge_dir) / "judge.json"
         card = json.loads(card_path.read_text())
         card.update(threshold=result["threshold"], threshold_source=f"calibrate-judge on {', '.join(result['sets'])}",
                     calibration=result)
-        write_card(Path(config["JUDGE_DIR"]), card)
+        write_card(Path(settings.models.judge_dir), card)
     click.echo(json.dumps(result))
-
 
 
 commands = [train_classifier, train_reranker, train_judge, train_embedder, record_decisions, train_decision,

@@ -44,14 +44,14 @@ class Miner:
         self.retriever = retriever  # an EvalRetriever over the pool (libraries.py), which can leave documents out
 
     @classmethod
-    def over(cls, config, folders: list[Path], cache: Path = Path("data/cache/eval"), wiki: Path | None = WIKI) -> "Miner":
+    def over(cls, settings, folders: list[Path], cache: Path = Path("data/cache/eval"), wiki: Path | None = WIKI) -> "Miner":
         """A Miner over the pool of folders' corpora and the default library's, indexed once into cache."""
         from search.embedding import Embedder
 
-        embedder = Embedder.load(config["EMBEDDING_MODEL"])
-        searched = cached_library(pool_documents(folders, wiki), embedder, config["MAX_CHARS"], config["OVERLAP_CHARS"],
+        embedder = Embedder.load(settings.models.embedding_model)
+        searched = cached_library(pool_documents(folders, wiki), embedder, settings.library.max_chars, settings.library.overlap_chars,
                                   cache)
-        return cls(eval_pipeline(config, searched, embedder).retriever)
+        return cls(eval_pipeline(settings, searched, embedder).retriever)
 
     def negatives(self, question: str, leave_out: set[str], answers: list[str], n: int) -> list[tuple[str, str]]:
         """Up to n (heading, sentence) of the passages searched for question, without the documents leave_out

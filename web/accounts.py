@@ -9,8 +9,9 @@ POST /api/users/<id>/tokens makes a bearer token, shown once; DELETE /api/users/
 """
 import time
 
-from flask import Blueprint, current_app, g, make_response, request
+from flask import Blueprint, g, make_response, request
 
+from configuration.settings import current
 from accounts.limits import check_sign_in, check_sign_in_name
 from accounts.passwords import (check_new_password, check_password, digest, hash_password, new_token,
                                 stand_in_hash)
@@ -100,7 +101,7 @@ def sign_in():
     store = accounts()
     if store is None or not shared():
         raise ApiError("This is a personal server: there is no one to sign in as. It is yours already.", 409)
-    check_sign_in(store, current_app.config, request.remote_addr or "")
+    check_sign_in(store, current(), request.remote_addr or "")
     body = json_body(("name", "password"), '{"name": "rivka", "password": "..."}')
     name, password = body.get("name"), body.get("password")
     if not isinstance(name, str) or not isinstance(password, str) or len(password) > 1024:

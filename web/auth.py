@@ -31,9 +31,9 @@ def accounts():
     return history.accounts if history is not None else None
 
 
-def public_bind(config) -> bool:
+def public_bind(settings) -> bool:
     """Whether the server is bound to an address other than the loopback."""
-    bound = (config.get("BIND_HOST") or "").strip("[]").lower()
+    bound = (settings.server.bind_host or "").strip("[]").lower()
     return bool(bound) and bound not in LOCAL_HOSTS
 
 
@@ -43,7 +43,8 @@ def shared(app=None) -> bool:
     if app.extensions.get("shared"):
         return True
     store = app.extensions.get("history")
-    found = (str(app.config.get("AUTH", "")).lower() == "required" or public_bind(app.config)
+    settings = app.extensions["settings"]
+    found = (settings.server.auth.lower() == "required" or public_bind(settings)
              or (store is not None and store.accounts.count() > 0))
     if found:
         app.extensions["shared"] = True

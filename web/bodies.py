@@ -41,7 +41,7 @@ def limit_bodies(server, app) -> None:
     """Make waitress server (as waitress.create_server returns it) refuse large bodies that may_upload does not let
     through, with a 413 before reading them."""
     small = copy.copy(server.adj)
-    small.max_request_body_size = int(app.config["MAX_CONTENT_LENGTH"]) + SLACK
+    small.max_request_body_size = app.extensions["settings"].server.max_content_length + SLACK
 
     class Parser(HTTPRequestParser):
         def parse_header(self, header_plus):

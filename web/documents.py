@@ -14,8 +14,9 @@ import re
 import threading
 import uuid
 
-from flask import Blueprint, current_app, request, url_for
+from flask import Blueprint, request, url_for
 
+from configuration.settings import current
 from accounts.limits import check_user_upload
 from accounts.roles import DEFAULT_TIER, REINDEX, REMOVE, TIERS, UPLOAD, USERS
 from ingest.jobs import METADATA_FIELDS as DOCUMENT_FIELDS
@@ -52,16 +53,17 @@ def ingestor() -> Ingestor:
 
 def check_room(worker: Ingestor, upload_bytes: int = 0, name: str = "") -> None:
     """Refuse work the limits do not leave room for: 429 when too many jobs wait, 413 for a file too large."""
-    config = current_app.config
-    queued, most = worker.store.job_counts().get("queued", 0), config["MAX_QUEUED_JOBS"]
+    settings = current()
+    queued, most = worker.store.job_counts().get("queued", 0), settings.library.max_queued_jobs
     if queued >= most:
         raise ApiError(f"{queued} ingest jobs are already waiting, the most this server queues (MAX_QUEUED_JOBS "
                        f"is {most}). Wait for them to finish, then send this again; an operator can raise "
                        "FLASK_MAX_QUEUED_JOBS.", 429, {"Retry-After": str(QUEUE_RETRY_SECONDS)})
-    if upload_bytes > config["MAX_UPLOAD_BYTES"]:
-        raise ApiError(f"{name} is {_mb(upload_bytes)}; an upload may be at most {_mb(config['MAX_UPLOAD_BYTES'])} "
+    if upload_bytes > settings.library.max_upload_bytes:
+        most = settings.library.max_upload_bytes
+        raise ApiError(f"{name} is {_mb(upload_bytes)}; an upload may be at most {_mb(most)} "
                        "(MAX_UPLOAD_BYTES). Split the file and upload the parts, or raise FLASK_MAX_UPLOAD_BYTES.", 413)
-    stored, room = worker.stored_bytes(), config["MAX_LIBRARY_BYTES"]
+    stored, room = worker.stored_bytes(), settings.library.max_library_bytes
     if upload_bytes and stored + upload_bytes > room:
         raise ApiError(f"The library's uploaded files take {_mb(stored)}; {name} ({_mb(upload_bytes)}) would pass "
                        f"the library's limit of {_mb(room)} (MAX_LIBRARY_BYTES). Delete documents you no longer "
@@ -84,7 +86,7 @@ def store() -> Store:
 @bp.post("/api/documents")
 def upload():
     """Queue a file for ingestion: 202 with the job, or a 4xx that says what is wrong with the upload."""
-    request.max_content_length = current_app.config["MAX_UPLOAD_BYTES"]
+    request.max_content_length = current().library.max_upload_bytes
     who = require(UPLOAD)
     worker = ingestor()
     files = request.files.getlist("file")
@@ -126,7 +128,7 @@ def upload():
     with ROOM:  # the checks and the queueing together, so two uploads at once cannot both take the last room
         check_room(worker, len(data), display_name(upload.filename))
         if who.id is not None:
-            check_user_upload(accounts(), current_app.config, who.id, len(data), worker.store.queued_jobs(who.id))
+            check_user_upload(accounts(), current(), who.id, len(data), worker.store.queued_jobs(who.id))
         check_upload(data, upload.filename, worker.limits)  # a RejectedFile is a 415 (errors.py)
         job = worker.submit_file(data, upload.filename, options)
     return job_json(job), 202, {"Location": url_for("documents.job", job_id=job.id)}

@@ -14,8 +14,9 @@ answers, since no response allows another origin.
 """
 from urllib.parse import urlsplit
 
-from flask import current_app, request
+from flask import request
 
+from configuration.settings import current
 from web.errors import ApiError
 
 CLIENT_HEADER = "X-Evidenz-Client"
@@ -33,19 +34,19 @@ def hostname(host: str) -> str | None:
         return None
 
 
-def allowed_hosts(config) -> set[str] | None:
+def allowed_hosts(settings) -> set[str] | None:
     """The host names this server answers to; None: any."""
-    entries = config["ALLOWED_HOSTS"]  # a tuple (app.py parses the comma-separated setting)
+    entries = settings.server.allowed_hosts  # a tuple (app.py parses the comma-separated setting)
     if "*" in entries:
         return None
     names = [hostname(n) for n in entries]  # "evidenz.lan:8080" and "[fe80::1]" name their hosts
-    bound = (config.get("BIND_HOST") or "").strip("[]").lower()
+    bound = (settings.server.bind_host or "").strip("[]").lower()
     return {*LOCAL_HOSTS, *filter(None, names), *([bound] if bound not in ANY_ADDRESS else [])}
 
 
 def check_host() -> None:
     """Refuse a request whose Host is not one of this server's names (a DNS-rebinding page sends its own)."""
-    allowed = allowed_hosts(current_app.config)
+    allowed = allowed_hosts(current())
     if allowed is None:
         return
     name = hostname(request.host)

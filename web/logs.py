@@ -16,7 +16,9 @@ import sys
 import time
 import uuid
 
-from flask import current_app, g, request
+from flask import g, request
+
+from configuration.settings import current
 
 log = logging.getLogger("evidenz.requests")
 
@@ -88,7 +90,7 @@ def finish(response):
     record = {"time": round(time.time(), 3), "request_id": rid, "method": request.method,
               "route": request.url_rule.rule if request.url_rule else None, "status": response.status_code}
     started = g.get("request_started", time.perf_counter())
-    with_question = enabled(current_app.config.get("LOG_QUESTIONS"))
+    with_question = enabled(current().server.log_questions)
     if response.is_streamed:
         state = g._get_current_object()  # the stream sets g.answer while it runs, in this same g
         response.call_on_close(lambda: emit(record, started, state.get("answer"), with_question))

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from flask import Blueprint, Response, current_app, request, stream_with_context
 
+from configuration.settings import current
 from accounts.limits import check_query
 from accounts.roles import ASK, USERS
 from models import Ask
@@ -115,7 +116,7 @@ def count_question(who, pipeline, provider: str | None) -> None:
     hosted writer's answer against the day's model calls. The personal server's owner has no limits."""
     if who.id is not None:
         hosted = (provider or pipeline.generator.default) != "offline"
-        check_query(accounts(), current_app.config, who.id, request.remote_addr or "", hosted)
+        check_query(accounts(), current(), who.id, request.remote_addr or "", hosted)
 
 
 @bp.post("/api/query")

@@ -14,6 +14,7 @@ peer those headers are dropped. A large body is read only for a signed-in upload
 Does not: terminate TLS (put a proxy in front for a public address).
 """
 import logging
+from dataclasses import replace
 
 import click
 from flask import current_app
@@ -32,19 +33,27 @@ CHANNEL_TIMEOUT = 30  # seconds a connection may send nothing before it is dropp
 BODY_SLACK = 1024 * 1024  # multipart framing around the largest upload
 
 
+def bind(app, host: str):
+    """Record the address the server binds (BIND_HOST): the Host check and the sign-in rule read it."""
+    settings = app.extensions["settings"]
+    app.config["BIND_HOST"] = host
+    app.extensions["settings"] = replace(settings, server=replace(settings.server, bind_host=host))
+    return app.extensions["settings"]
+
+
 def create_server(app, host: str = "127.0.0.1", port: int = 5000, threads: int = THREADS,
                   connection_limit: int = CONNECTION_LIMIT, channel_timeout: int = CHANNEL_TIMEOUT):
     """A waitress server for app, bound but not yet serving (call .run(); .close() stops it)."""
     import waitress
 
-    app.config["BIND_HOST"] = host
-    proxy = str(app.config.get("TRUSTED_PROXY") or "").strip()
+    settings = bind(app, host)
+    proxy = settings.server.trusted_proxy.strip()
     trusting = {"trusted_proxy": proxy, "trusted_proxy_count": 1,
                 "trusted_proxy_headers": {"x-forwarded-for", "x-forwarded-proto"}} if proxy else {}
     server = waitress.create_server(
         app, host=host, port=port, threads=threads, connection_limit=connection_limit,
         channel_timeout=channel_timeout, cleanup_interval=max(1, min(30, channel_timeout // 2)),
-        max_request_body_size=app.config["MAX_UPLOAD_BYTES"] + BODY_SLACK, ident="Evidenz",
+        max_request_body_size=settings.library.max_upload_bytes + BODY_SLACK, ident="Evidenz",
         clear_untrusted_proxy_headers=True, **trusting,
         asyncore_use_poll=True)  # poll, not select: select cannot watch a descriptor numbered 1024 or more
     limit_bodies(server, app)
@@ -53,7 +62,7 @@ def create_server(app, host: str = "127.0.0.1", port: int = 5000, threads: int =
 
 def refuse_without_users(app, host: str) -> None:
     """A server that would need sign-in (public address, or AUTH=required) but has no user to sign in does not start."""
-    app.config["BIND_HOST"] = host
+    bind(app, host)
     history = app.extensions.get("history")
     if shared(app) and (history is None or history.accounts.count() == 0):
         raise click.ClickException(
@@ -75,7 +84,7 @@ def serve(host, port, threads, connection_limit, channel_timeout):
     """Load the models and the library, then serve the API and the page."""
     app = current_app._get_current_object()
     refuse_without_users(app, host)
-    torch_threads = compute.configure(app.config["TORCH_THREADS"])
+    torch_threads = compute.configure(app.extensions["settings"].models.torch_threads)
     loader = app.extensions["rag"]
     if loader.services is None:
         loader.load()

@@ -8,8 +8,9 @@ Does not: validate requests (validation.py) or decide anything about the answer.
 import json
 from dataclasses import asdict
 
-from flask import current_app, g, url_for
+from flask import g, url_for
 
+from configuration.settings import current
 from hebrew.refs import hebrew_label
 from search.catalog import passage_link
 from ingest.chunking import max_passage_chars
@@ -18,10 +19,9 @@ from web.metrics import observe
 from web.services import kept_history, services
 
 
-
 def passage_json(n: int, hit: Hit, link: str | None = None) -> dict:
     """A hit as the API shows it; ce_score is the hybrid score when no cross-encoder ran; link: its lesson's."""
-    limit = max_passage_chars(current_app.config["MAX_CHARS"])  # an upload's passage fits whole
+    limit = max_passage_chars(current().library.max_chars)  # an upload's passage fits whole
     texts = {"chunk": hit.chunk.text, "context_before": hit.context_before, "context_after": hit.context_after}
     truncated = any(text is not None and len(text) > limit for text in texts.values())
     shown = {name: text[:limit] if text is not None else None for name, text in texts.items()}

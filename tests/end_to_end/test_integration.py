@@ -2,6 +2,7 @@
 import pytest
 
 from app import build
+from configuration.settings import Settings
 from search.embedding import ModelNotFound
 from search.library import Library, LibraryError
 
@@ -51,7 +52,7 @@ def test_health_names_the_live_models(real_app):
 def test_unknown_embedding_model_says_what_to_do(real_app):
     config = dict(real_app.config, EMBEDDING_MODEL="someone/unknown-model")
     with pytest.raises(ModelNotFound, match="give the path of a downloaded model"):
-        build(config)
+        build(Settings.of(config))
 
 
 def test_library_built_for_another_embedder_is_refused(real_library):

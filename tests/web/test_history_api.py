@@ -3,6 +3,7 @@ import pytest
 from flask import Flask
 
 from builders import logged_answer as entry
+from configuration.settings import ServerSettings, Settings
 from web.auth import register_auth
 from web.errors import register_error_handlers
 from web.history import bp
@@ -18,6 +19,7 @@ def history(any_history):
 def client(history):
     app = Flask(__name__)
     app.config["TESTING"] = True
+    app.extensions["settings"] = Settings(server=ServerSettings(testing=True))
     app.extensions["history"] = history
     register_error_handlers(app)
     register_auth(app)
@@ -138,6 +140,7 @@ def test_bad_review_is_400_and_changes_nothing(client, history, body, message):
 
 def test_without_a_history_the_api_says_so():
     app = Flask(__name__)
+    app.extensions["settings"] = Settings()
     register_error_handlers(app)
     register_auth(app)
     app.register_blueprint(bp)

@@ -42,81 +42,98 @@ def passage_summary(chunk, text_chars: int = SNIPPET_CHARS) -> dict:
             "community": chunk.community, "era": chunk.era, "authority_weight": chunk.authority_weight}
 
 
-def build_server(services, reader=None):
-    """An MCPServer whose tools search and answer from services (the loaded pipeline and library) as reader, or,
-    when reader is None, as the reader ACTING names (the owner when none is set)."""
-    from mcp.server.mcpserver import MCPServer
+def tool_error(message: str) -> Exception:
+    """The error a tool fails with: its message is what the calling model reads."""
     from mcp.server.mcpserver.exceptions import ToolError
 
-    server = MCPServer("evidenz", instructions="Search a library of texts and get answers whose every claim cites a "
-                       "passage checked to support it. Use `ask` for an answer, `search` and `fetch` to read sources.")
-    pipeline, library = services.pipeline, services.library
-    store = getattr(library, "store", None) if library is not None else None
+    return ToolError(message)
 
-    def acting():
-        return (reader, lambda: None) if reader is not None else ACTING.get((OWNER, lambda: None))
 
-    def hidden():
-        return store.hidden_documents(acting()[0]) if store is not None else frozenset()
+class Tools:
+    """The MCP tools over the loaded services (pipeline and library), as reader or, when reader is None, as the
+    reader ACTING names (the owner when none is set)."""
 
-    @server.tool(description="Find the passages of the library that best match a query (hybrid BM25 and dense "
-                             "search). filters: document_ids, language, work, tier, community, part, and section: "
-                             'a siman, chapter or lesson number, a range such as "253-254", or a list of them.')
-    def search(query: str, filters: dict | None = None, top_k: int = 5) -> list[dict]:
+    def __init__(self, services, reader=None):
+        self.pipeline, library = services.pipeline, services.library
+        self.store = library.store if library is not None else None
+        self.reader = reader
+
+    def acting(self):
+        """(the reader, the call that counts a question against their limits)."""
+        return (self.reader, lambda: None) if self.reader is not None else ACTING.get((OWNER, lambda: None))
+
+    def hidden(self) -> frozenset[str]:
+        return self.store.hidden_documents(self.acting()[0]) if self.store is not None else frozenset()
+
+    def search(self, query: str, filters: dict | None = None, top_k: int = 5) -> list[dict]:
         top_k = max(1, min(int(top_k), MAX_TOP_K))
         try:
             filters = validate_filters(filters)
-            acting()[1]()  # a search embeds a query: it counts against the limits as a question does
-        except ApiError as e:
-            raise ToolError(e.message) from None
-        except OverLimit as e:
-            raise ToolError(e.message) from None
-        hits = pipeline.retriever.search(query, top_k, filters=filters, hidden=hidden())
+            self.acting()[1]()  # a search embeds a query: it counts against the limits as a question does
+        except (ApiError, OverLimit) as e:
+            raise tool_error(e.message) from None
+        hits = self.pipeline.retriever.search(query, top_k, filters=filters, hidden=self.hidden())
         return [{**passage_summary(h.chunk), "score": round(h.score, 4)} for h in hits]
 
-    @server.tool(description="A passage's whole text, its metadata and the passages before and after it, by the id "
-                             "(or canonical reference) that search gave.")
-    def fetch(id: str) -> dict:
-        view = pipeline.retriever.library.current()
-        found = passage(view, id, Scope(excluded=hidden()))
+    def fetch(self, id: str) -> dict:  # noqa: A002 - the tool's argument is called id
+        view = self.pipeline.retriever.library.current()
+        found = passage(view, id, Scope(excluded=self.hidden()))
         if not found:
-            raise ToolError(f"No passage {id[:100]!r} in the library; ids come from the search tool.")
+            raise tool_error(f"No passage {id[:100]!r} in the library; ids come from the search tool.")
         chunks = [c for _, c in found]
         before, after = around(view, found)
         return {**passage_summary(chunks[0], len(chunks[0].text)), "text": "\n".join(c.text for c in chunks),
                 "section_path": list(chunks[0].section_path), "before": before.text if before else None,
                 "after": after.text if after else None}
 
-    @server.tool(description="Answer a question from the library: every claim cites a passage checked to support it, "
-                             "or the answer says plainly that the sources do not answer. language: en, he, or auto.")
-    def ask(question: str, language: str | None = None) -> dict:
+    def ask(self, question: str, language: str | None = None) -> dict:
         question = question.strip()
         if not 0 < len(question) <= MAX_QUESTION_CHARS:  # as /api/query takes it (web/validation.py)
-            raise ToolError(f"question must be 1 to {MAX_QUESTION_CHARS:,} characters; write a question.")
+            raise tool_error(f"question must be 1 to {MAX_QUESTION_CHARS:,} characters; write a question.")
         if language is not None and not LANGUAGE.fullmatch(language):
-            raise ToolError('language must be "auto" or a language code such as "en" or "he".')
-        who, count = acting()
+            raise tool_error('language must be "auto" or a language code such as "en" or "he".')
+        who, count = self.acting()
         try:
             count()
         except OverLimit as e:
-            raise ToolError(e.message) from None
-        result = pipeline.ask(question, language=language, reader=who)
-        answer = result.answer
-        passages = {n: h.chunk for n, h in enumerate(result.evidence.hits, start=1)}
-        text = "\n\n".join(t for t in (warning(answer.flagged_claims), answer.text) if t)
-        return {"answer": text, "declined": answer.declined, "generator": answer.generator,
-                "flagged_claims": answer.flagged_claims,
-                "citations": [{"n": c.n, "passage_id": c.passage_id, "title": c.title, "ref": c.ref,
-                               "verified": c.verified, "support": c.support,
-                               "text": passages[c.n].text if c.n in passages else None} for c in answer.citations]}
+            raise tool_error(e.message) from None
+        return answer_of(self.pipeline.ask(question, language=language, reader=who))
 
-    @server.resource("evidenz://works", name="works", description="The library's works and their passage counts.",
-                     mime_type="application/json")
-    def works() -> str:
-        docs = store.documents(500, 0, "", reader=acting()[0])[0] if store is not None else []
+    def works(self) -> str:
+        docs = self.store.documents(500, 0, "", reader=self.acting()[0])[0] if self.store is not None else []
         return json.dumps([{"id": d.id, "title": d.title, "work": d.work, "author": d.author, "language": d.language,
                             "tier": d.tier, "passages": d.chunk_count} for d in docs], ensure_ascii=False)
 
+
+def answer_of(result) -> dict:
+    """An answered question as the ask tool returns it: the text (warned of flagged claims) and its citations."""
+    answer = result.answer
+    passages = {n: h.chunk for n, h in enumerate(result.evidence.hits, start=1)}
+    text = "\n\n".join(t for t in (warning(answer.flagged_claims), answer.text) if t)
+    return {"answer": text, "declined": answer.declined, "generator": answer.generator,
+            "flagged_claims": answer.flagged_claims,
+            "citations": [{"n": c.n, "passage_id": c.passage_id, "title": c.title, "ref": c.ref,
+                           "verified": c.verified, "support": c.support,
+                           "text": passages[c.n].text if c.n in passages else None} for c in answer.citations]}
+
+
+def build_server(services, reader=None):
+    """An MCPServer whose tools (Tools) search and answer from services as reader."""
+    from mcp.server.mcpserver import MCPServer
+
+    server = MCPServer("evidenz", instructions="Search a library of texts and get answers whose every claim cites a "
+                       "passage checked to support it. Use `ask` for an answer, `search` and `fetch` to read sources.")
+    tools = Tools(services, reader)
+    server.tool(name="search", description="Find the passages of the library that best match a query (hybrid BM25 "
+                "and dense search). filters: document_ids, language, work, tier, community, part, and section: "
+                'a siman, chapter or lesson number, a range such as "253-254", or a list of them.')(tools.search)
+    server.tool(name="fetch", description="A passage's whole text, its metadata and the passages before and after it, "
+                "by the id (or canonical reference) that search gave.")(tools.fetch)
+    server.tool(name="ask", description="Answer a question from the library: every claim cites a passage checked to "
+                "support it, or the answer says plainly that the sources do not answer. language: en, he, or "
+                "auto.")(tools.ask)
+    server.resource("evidenz://works", name="works", description="The library's works and their passage counts.",
+                    mime_type="application/json")(tools.works)
     return server
 
 

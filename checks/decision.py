@@ -11,7 +11,7 @@ words it and its heading hold, and whether it is about another named subject, na
 `flask --app app train-decision` fits it on outcomes recorded on the dev sets' calibration splits and our own tuning
 halves (training/train_decision.py) and writes decision.json beside the judge; without that file the judge's
 threshold decides alone.
-Does not: score sentences (judge.py), or choose which sentence answers (answering.py).
+Does not: score sentences (judge.py), or choose which sentence answers (writers/answering.py).
 """
 import json
 import math

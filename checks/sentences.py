@@ -5,7 +5,7 @@ Uploaded books keep headings and the line breaks of the page: a heading is not p
 and a wrapped line is.
 Which sentences can answer at all: one whose passage names at least half of what the question names (about), and,
 for a question that asks for a number or a date, one that holds one (fits).
-Does not: score sentences (offline.py and judge.py do).
+Does not: score sentences (writers/offline.py and judge.py do).
 """
 import re
 import unicodedata

@@ -7,7 +7,7 @@ judge). Two ways to share a machine's cores between them:
 - every core per call (TORCH_THREADS=0, the default: as many as the machine has): calls take turns (`turn`), each
   on all the cores, so a question alone gets the whole machine, and under load questions queue for the models
   instead of every call spreading over all cores and fighting the others' threads.
-Does not: load models (embedding.py, judge.py, classifier.py do) or choose the web server's threads.
+Does not: load models (embedding.py, checks/judge.py, question/classifier.py do) or choose the web server's threads.
 """
 import contextlib
 import os

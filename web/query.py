@@ -19,7 +19,7 @@ from storage import provider_state
 from web.auth import accounts, reader, require, shared
 from web.errors import ApiError
 from web.services import kept_history, loader, services
-from web.shaping import evidence_json, logged, question_json, sse
+from web.shaping import logged, sse, stream_event
 from web.validation import check_model, request_json, validate_query
 
 bp = Blueprint("api", __name__)
@@ -139,21 +139,17 @@ def query_stream():
     pipeline = services().pipeline
     ask = query_arguments(pipeline)
     logger = current_app.logger
-    shape = {"meta": question_json, "sources": evidence_json, "delta": lambda text: {"text": text}}
 
     def events():
         started = time.perf_counter()
         with closing(pipeline.stream(ask)) as stream:
             try:
                 for name, data in stream:
-                    if name != "answer":
-                        yield sse(name, shape[name](data))
-                        continue
-                    body = logged(data, ask.reader)
-                    yield sse("answer", body)
-                    yield sse("done", {"id": body["id"], "timings_ms": body["timings_ms"]})
-                    logger.info("%s question streamed by %s in %.0f ms", body["query_type"], body["generator"],
-                                (time.perf_counter() - started) * 1000)
+                    text, body = stream_event(name, data, ask.reader)
+                    yield text
+                    if body is not None:
+                        logger.info("%s question streamed by %s in %.0f ms", body["query_type"], body["generator"],
+                                    (time.perf_counter() - started) * 1000)
             except Exception:  # noqa: BLE001 - the 200 and its headers are sent: an error can only be an event now
                 logger.exception("the answer stream failed")
                 yield sse("error", {"error": "Something went wrong while writing the answer; it has been logged. Try again."})

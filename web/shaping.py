@@ -149,3 +149,13 @@ def document_json(doc) -> dict:
 def sse(event: str, data: dict) -> str:
     """One server-sent event."""
     return f"event: {event}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
+
+
+def stream_event(name: str, data, reader) -> tuple[str, dict | None]:
+    """One event of the answer stream as server-sent text (meta, sources, delta; the answer with done), and the
+    answer's logged body for the answer event."""
+    if name == "answer":
+        body = logged(data, reader)
+        return sse("answer", body) + sse("done", {"id": body["id"], "timings_ms": body["timings_ms"]}), body
+    shape = {"meta": question_json, "sources": evidence_json, "delta": lambda text: {"text": text}}
+    return sse(name, shape[name](data)), None

@@ -3,10 +3,10 @@ with what the question asks (checks/agreement.py), the decision to answer or dec
 follow the answering sentence.
 
 A candidate can answer only when its passage names what the question names (sentences.about), it holds a number
-when one is asked (sentences.fits), and it agrees with the question's subject and slot (agreement.py). "What is
+when one is asked (checks/sentences.fits), and it agrees with the question's subject and slot (checks/agreement.py). "What is
 X?" puts the opening sentence of X's own passage first when one is given (a judge trained on answers that are spans
 reads a definition poorly). Whether the first of them answers is decided by the decision layer fitted beside the
-judge (decision.py) over the look's signals; without one, by the judge's threshold (an opening sentence of X's own
+judge (checks/decision.py) over the look's signals; without one, by the judge's threshold (an opening sentence of X's own
 passage passes it). Context sentences follow only when they are
 about the same subject: of the same passage, or both opening with the question's subject.
 Declining, the sentence nearest to an answer is what the passages do say: one that agrees with the question's
@@ -120,7 +120,7 @@ def decide(judge, question: str, query_type: str, hits: list[Hit], sentences: li
 
 def signals(question: str, asks: Asks, hits: list[Hit], sentences: list, score: np.ndarray, probability: dict,
             order: list[int], can: list[int], agreement: dict, defining: list[int], second: bool) -> dict[str, float]:
-    """What the decision layer (decision.py) reads of one look: see SIGNALS there."""
+    """What the decision layer (checks/decision.py) reads of one look: see SIGNALS there."""
     best = can[0] if can else None
     n = sentences[best][0] if best is not None else 0
     asked = content_words(question)

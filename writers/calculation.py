@@ -5,7 +5,7 @@ their ratio (PATTERNS). Each operand is a figure the question gives itself ("149
 the sentence with a number that shares the most of the operand's words (at least half), whose number nearest
 those words is taken; a year "BC" counts backwards. The answer cites each figure's sentence and ends with the
 computation on a line of its own ("1776 − 1492 = 284 years."), which the citation check verifies
-(verify.py: the arithmetic holds and every figure in it was cited or asked). When a figure is in no passage,
+(checks/verify.py: the arithmetic holds and every figure in it was cited or asked). When a figure is in no passage,
 the answer says which one is missing instead of guessing.
 Does not: convert units, do more than one operation, or read figures written as words ("eleven").
 """

@@ -2,12 +2,12 @@
 
 It needs no network and no generative model. Each sentence of the passages is first scored cheaply against the
 question (cosine of embeddings of the sentence under its passage's heading, plus the share of the question's
-content words it holds). With the answerability judge (judge.py), the best of them are then read together with
+content words it holds). With the answerability judge (checks/judge.py), the best of them are then read together with
 the question, and the one most likely to answer it comes first, followed by at most the context the query type
 asks for; when no sentence answers, the writer declines and says what the passages do say, cited. Without a judge
 the best few by the cheap score are returned in reading order, and it declines only when even the best is far
 from the question. Which candidates may answer, and the decision, are answering.py's: a sentence must be about the
-question's subject and hold what it asks for (agreement.py). When the passages shown hold no answer, a second look
+question's subject and hold what it asks for (checks/agreement.py). When the passages shown hold no answer, a second look
 judges the passages the search ranked after them (the request's reserve), and the one that answers is cited with a
 number after the shown ones (Draft.more), to be shown with them. Either way it declines when the question names something (a capitalised name, a number)
 that no passage mentions. A chosen sentence that opens with a pronoun brings its passage's first sentence along,

@@ -98,7 +98,7 @@ class OpenAIWriter(HostedWriter):
         messages += [{"role": "tool", "tool_call_id": c.id, "content": r.content} for c, r in zip(turn.calls, replies)]
 
     def _write(self, request: WriteRequest) -> Draft:
-        """One chat completion of generator.py's prompt; the [n] markers are parsed later."""
+        """One chat completion of writers/prompt.py's prompt; the [n] markers are parsed later."""
         system, user = build_prompt(request)
         text, model = self.chat(self.body(system, user, request.model or self.model, self.max_tokens))
         return Draft(text.strip(), None, model)

@@ -7,7 +7,7 @@ evidence's numbers, and the generator checks every claim as it checks any answer
 calls more than it may search it gets one more turn with the tools off; a writer that still calls them is stopped, and the answer is
 written from the evidence found (research returns no text). A provider failure is a ProviderError for the
 caller, which answers with the plain pipeline.
-Does not: speak any wire format (each hosted writer's tool_* methods do) or check claims (generator.py does).
+Does not: speak any wire format (each hosted writer's tool_* methods do) or check claims (checks/ does).
 """
 from dataclasses import dataclass
 

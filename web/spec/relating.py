@@ -16,7 +16,7 @@ from web.validation import MAX_ID, MAX_OFFSET
 TAGS = ("relations",)
 NULLABLE_TEXT = {"type": ["string", "null"]}
 TIME = {"type": "number", "description": "Seconds since the epoch."}
-# One line with something besides blank space; blank space around it is dropped (storage/relations.check_key).
+# One line with something besides blank space; blank space around it is dropped (storage/relation_store.check_key).
 ONE_LINE = r"[^\x00-\x1f\x7f]*"
 KEY = {"type": "string", "minLength": 1, "maxLength": MAX_KEY_CHARS,
        "pattern": rf"^{ONE_LINE}[^\s\x00-\x1f\x7f]{ONE_LINE}$",

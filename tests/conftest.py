@@ -71,6 +71,7 @@ class FakeWriter(Writer):
         self.calls = []
 
     def write(self, request):
+        self.last_request = request
         self.calls.append((request.question, request.query_type, [h.chunk.id for h in request.hits]))
         answer = self.answers.pop(0) if self.answers else "Fleming discovered penicillin [1]."
         return answer if isinstance(answer, Draft) else Draft(answer)

@@ -109,7 +109,7 @@ class Ingestor:
         self._thread.start()
 
     def _loop(self) -> None:
-        while not getattr(self.library, "closed", False):  # a PostgreSQL library is closed with its pool
+        while not self.library.closed:  # a PostgreSQL library is closed with its pool
             try:
                 if not self.run_pending() and not (self.warmer and self.warmer.step()):
                     self._wake.wait(timeout=2.0)

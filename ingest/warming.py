@@ -24,7 +24,7 @@ class Warmer:
     def __init__(self, library, forms):
         self.library = library
         self.forms = forms
-        self.sentences = getattr(library, "sentences", None)
+        self.sentences = library.sentences
         self._pages = None
         self._started_at: int | None = None  # the library's generation when this pass began
         self._done_at: int | None = None  # the library's generation when the last pass ended

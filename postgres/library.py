@@ -125,6 +125,9 @@ class PgLibrary(protocols.Library):
     def closed(self) -> bool:
         return self.db.closed
 
+    def health(self) -> dict:
+        return self.db.health()
+
     def current(self) -> PgView:
         return self.view
 

@@ -177,6 +177,11 @@ class Library(Protocol):
     files: object  # where uploads and the documents' sources are kept
     leases: object  # which process runs which ingest job
     sentences: object  # search/sentence_vectors.SentenceVectors: kept sentence vectors
+    closed = False  # a PostgreSQL library is closed with its pool; the embedded one never is
+
+    def health(self) -> dict | None:
+        """Whether the library's database can be reached, and at which schema version; None: it has none."""
+        return None
 
     def current(self):
         """The newest view, reloading the saved indexes when another process changed the library."""

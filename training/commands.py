@@ -197,7 +197,8 @@ def calibrate_decline_command(folder: Path, limit: int, seed: int, cache: Path):
 @with_appcontext
 def calibrate_judge_command(folder, record_to, files, write, limit, cache):
     """Choose the answerability judge's threshold on the dev sets' calibrate split; the last line is JSON."""
-    from training import calibrate_judge, libraries
+    from measuring import libraries
+    from training import calibrate_judge
     from training.train_judge import write_card
     from ingest.corpus import read_corpus
     from search.embedding import Embedder

@@ -37,8 +37,8 @@ def health():
     loading = loader()
     if loading.services is not None:
         live = loading.services
-        database = getattr(live.library, "db", None)  # PostgreSQL: reachable, and at which schema version
-        if database is not None and (state := database.health())["status"] != "ok":
+        state = live.library.health() if live.library is not None else None  # PostgreSQL: reachable, its version
+        if state is not None and state["status"] != "ok":
             return {"status": "error", "error": "the library's database cannot be reached", "database": state}, 503
         described = live.pipeline.describe()
         library = {**described["library"], **live.info.get("library", {}), **(live.store.stats() if live.store else {})}
@@ -48,12 +48,13 @@ def health():
             library = {"backend": library.get("backend")}
         if (pending := reembedding(live.library)) is not None:  # its pointed passages' vectors are being made again
             library["reembed"] = {"state": pending["state"]} if limited else pending
-        if not limited and (warmer := getattr(live.ingestor, "warmer", None)) is not None:
+        warmer = live.ingestor.warmer if live.ingestor is not None else None
+        if not limited and warmer is not None:
             library["sentences"] = {"state": warmer.state, "warmed": warmer.warmed}  # search/sentence_vectors.py
         return {"status": "ok", "access": "shared" if shared() else "personal", **described, **live.info,
                 "library": library, **({} if limited else {"process": process()}),
                 "providers": shared_providers(described["providers"]),
-                **({"database": state} if database is not None else {})}
+                **({"database": state} if state is not None else {})}
     if loading.error:
         return {"status": "error", "error": loading.error}, 503
     return {"status": "loading"}, 503
@@ -72,8 +73,7 @@ def process() -> dict:
 
 def reembedding(library) -> dict | None:
     """What health says of a re-embed the library waits for or runs (search/reembed.py); None when there is none."""
-    status = getattr(library, "reembed_status", None)
-    return status() if status else None
+    return library.reembed_status() if library is not None else None
 
 
 def shared_providers(providers: dict) -> dict:

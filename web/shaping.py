@@ -53,7 +53,7 @@ def passage_json(n: int, hit: Hit, link: str | None = None) -> dict:
 
 def lesson_links(hits: list[Hit]) -> list[str | None]:
     """The link of each hit's lesson, when its document is a course script that gives one (ingest/course.py)."""
-    store = getattr(services().library, "store", None)
+    store = services().store
     if store is None or not hits:
         return [None] * len(hits)
     documents = {doc_id: store.document(doc_id) for doc_id in {h.chunk.doc_id for h in hits}}

@@ -96,7 +96,7 @@ def decide(judge, question: str, query_type: str, hits: list[Hit], sentences: li
         can.sort(key=lambda i: -(probability[i] + OWN_FIRST * ((agreement[i].subject == "own") - agreement[i].aside)))
     can = [i for i in defining if i in can] + [i for i in can if i not in defining]  # X's own opening defines X
     found = signals(question, asks, hits, sentences, score, probability, order, can, agreement, defining, second)
-    decision = getattr(judge, "decision", None)
+    decision = judge.decision if judge is not None else None
     if decision is not None:
         answers = bool(can) and named and decision.answers(found)
     else:

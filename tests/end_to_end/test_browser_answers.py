@@ -177,10 +177,10 @@ def test_server_errors_are_shown_to_the_user(page, serve):
     class Broken:
         generator = make_pipeline().generator
 
-        def ask(self, **kwargs):
+        def answer(self, ask):
             raise RuntimeError("internal detail")
 
-        def stream(self, **kwargs):
+        def stream(self, ask):
             raise RuntimeError("internal detail")
             yield  # a generator: the failure happens once the stream has begun
 

@@ -42,7 +42,7 @@ def test_query_stages_time_the_offline_writer_with_and_without_the_judge():
     from writers.offline import ExtractiveWriter
 
     class CountingJudge:
-        threshold, calls = 0.5, []
+        threshold, calls, decision = 0.5, [], None
 
         def score(self, question, texts):
             self.calls.append(len(texts))

@@ -33,7 +33,7 @@ from question.scope import scope_of, section_asked
 from question.policy import DEEP_MAX, QUERY_POLICIES, SECOND_LOOK
 from question.subjects import apart, search_each, subjects
 from question.work import Found, Work
-from retrieval import RetrievalConfig, Retriever
+from retrieval import FUSIONS, RetrievalConfig, Retriever
 from search.catalog import catalog
 from search.embedders import settings as embedder_settings
 from search.missing_words import search_missing_words
@@ -75,8 +75,10 @@ class Pipeline:
         models, knobs, chosen = settings.models, settings.search, settings.writers
         reranker = Reranker.load(models.reranker_model) if models.reranker_model else None
         alpha_he = knobs.alpha_he if knobs.alpha_he is not None else embedder_settings(embedder.name).alpha_he
+        if knobs.fusion not in FUSIONS:
+            raise ValueError(f"FUSION={knobs.fusion!r} is not one of {', '.join(FUSIONS)}")
         search = RetrievalConfig(knobs.alpha, knobs.candidates, knobs.rerank_depth, knobs.top_k, float(alpha_he),
-                                 knobs.community_boost, knobs.section_weight)
+                                 knobs.community_boost, knobs.section_weight, knobs.fusion, knobs.rrf_k)
         classifier = QueryClassifier.load(Path(models.classifier_dir))
         judge = AnswerabilityJudge.load(Path(models.judge_dir)) if models.judge_dir else None
         sentences = library.sentences if embedder is library.embedder else embedder

@@ -1,6 +1,7 @@
 """Hybrid retrieval: retrieve with BM25 and dense vectors, fuse the scores, re-rank with a cross-encoder.
 
-fused = alpha * cosine + (1 - alpha) * bm25 / max(bm25), over the union of each method's top
+fused = alpha * cosine + (1 - alpha) * bm25 / max(bm25) (FUSION=weighted, the default), or reciprocal rank fusion,
+1/(k + BM25 rank) + 1/(k + dense rank) scaled to [0, 1] (FUSION=rrf, k = RRF_K), over the union of each method's top
 candidates; the best `rerank_depth` go to the cross-encoder when one is loaded, and the top k are
 returned with every stage's score. Without a cross-encoder the hybrid order stands. A question is searched
 in its own words and in the words the texts use for them (hebrew/glossary.py), so an English or everyday-Hebrew
@@ -25,6 +26,7 @@ from search.section_filters import wanted as sections_wanted
 from search.view import Scope, top
 
 MODES = ("bm25", "dense", "hybrid", "rerank")
+FUSIONS = ("weighted", "rrf")
 # The seeds' boosts, added to a candidate's fused score when COMMUNITY_BOOST is on (README, "Hebrew and Aramaic")
 SAME_COMMUNITY, GENERAL, CANONICAL = 0.15, 0.05, 0.10
 
@@ -40,12 +42,25 @@ class RetrievalConfig:
     alpha_he: float = UNCALIBRATED.alpha_he  # for queries in Hebrew (or Aramaic); chosen per embedder (embedders.py)
     community_boost: bool = False  # add authority_boost to the fused scores (off: it lost on halacha-he, README)
     section_weight: float = 0.0  # the second look over books with refs (search/section_look.py); 0: off
+    fusion: str = "weighted"  # or "rrf": reciprocal rank fusion
+    rrf_k: int = 60
 
 
 def fuse(dense: np.ndarray, bm25: np.ndarray, bm25_max: float, alpha: float) -> np.ndarray:
     """The design's linear fusion; BM25 is scaled by the best BM25 score of the query, so it lies in [0, 1]."""
     scaled = bm25 / bm25_max if bm25_max > 0 else np.zeros_like(bm25)
     return alpha * dense + (1 - alpha) * scaled
+
+
+def rrf(dense: np.ndarray, bm25: np.ndarray, k: int) -> np.ndarray:
+    """Reciprocal rank fusion of the candidates' two rankings, 1/(k + rank) each, scaled so that a candidate first in
+    both scores 1 (the boosts and the second look add to it as to the weighted score)."""
+    fused = np.zeros(len(dense))
+    for scores in (dense, bm25):
+        ranks = np.empty(len(scores))
+        ranks[np.argsort(-scores, kind="stable")] = np.arange(1, len(scores) + 1)
+        fused += 1.0 / (k + ranks)
+    return fused * (k + 1) / 2
 
 
 def authority_boost(chunk: Chunk | None, community: str | None) -> float:
@@ -99,7 +114,7 @@ class Retriever:
         lap = Laps({} if timings is None else timings)
         keys, bm25, dense, lexical_max = self.candidates(view, query, mode, candidates or cfg.candidates,
                                                          self.scope(filters, hidden), lap)
-        fused = fuse(dense, bm25, lexical_max, cfg.alpha_he if hebrew else cfg.alpha)
+        fused = self.fused(dense, bm25, lexical_max, mode, hebrew)
         found = None  # every candidate's chunk, read only when the boosts need them
         looking_again = mode in ("hybrid", "rerank") and len(keys)
         if cfg.community_boost and looking_again:
@@ -135,6 +150,14 @@ class Retriever:
         dense = view.cosines(keys, query_vector) if query_vector is not None else np.zeros(len(keys))
         bm25 = lexical.scores_of(keys) if lexical else np.zeros(len(keys))
         return keys, bm25, dense, lexical.max if lexical else 0.0
+
+    def fused(self, dense: np.ndarray, bm25: np.ndarray, bm25_max: float, mode: str, hebrew: bool) -> np.ndarray:
+        """The candidates' fused scores: reciprocal rank fusion when FUSION is rrf, else weighted by alpha (the
+        Hebrew alpha for a Hebrew query); a one-stage mode ranks by its own score and reads these only for show."""
+        cfg = self.config
+        if cfg.fusion == "rrf" and mode in ("hybrid", "rerank"):
+            return rrf(dense, bm25, cfg.rrf_k)
+        return fuse(dense, bm25, bm25_max, cfg.alpha_he if hebrew else cfg.alpha)
 
     def rerank(self, query: str, hits: list[Hit], depth: int) -> list[Hit]:
         """The best `depth` fused hits re-scored by the cross-encoder; any below them keep the fused order."""

@@ -51,6 +51,8 @@ class SearchSettings:
     top_k: int = setting("TOP_K", 5)
     community_boost: bool = setting("COMMUNITY_BOOST", False)
     section_weight: float = setting("SECTION_WEIGHT", 0.5)  # the second look over books with refs; 0: off
+    fusion: str = setting("FUSION", "weighted")  # "weighted" (alpha) or "rrf" (reciprocal rank fusion)
+    rrf_k: int = setting("RRF_K", 60)
 
 
 @dataclass(frozen=True)

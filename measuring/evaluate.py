@@ -176,7 +176,7 @@ def evaluate_set(settings, folder: Path, mode=None, limit=None, seed=0, split="t
         "reranker": settings.models.reranker_model or None, "alpha": settings.search.alpha,
         "alpha_he": pipeline.retriever.config.alpha_he, "candidates": settings.search.candidates,
         "community_boost": pipeline.retriever.config.community_boost, "community": community,
-        "section_weight": pipeline.retriever.config.section_weight,
+        "section_weight": pipeline.retriever.config.section_weight, "fusion": pipeline.retriever.config.fusion,
         "rerank_depth": settings.search.rerank_depth, "max_chars": settings.library.max_chars,
         "overlap": settings.library.overlap_chars,
         "generator": pipeline.generator.default if answers or unanswerable else None,

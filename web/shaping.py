@@ -119,14 +119,18 @@ def logged(result: Result, reader=None) -> dict:
     """The result's JSON, logged in the answer history (when the app keeps one) with its new id, and with who
     asked: the user, their community and the tiers searched; counted in /metrics and handed to the request log
     (g.answer, read by logs.py when the request ends)."""
-    body = result_json(result)
-    history = kept_history()
+    body = kept(result_json(result), kept_history(), reader)
+    observe(body)
+    g.answer = body
+    return body
+
+
+def kept(body: dict, history, reader=None) -> dict:
+    """An answer's JSON with the id the history logged it under (with who asked), when there is a history."""
     if history is not None:
         asker = {} if reader is None or reader.id is None else {
             "user_id": reader.id, "community": reader.community, "tiers": sorted(reader.tiers)}
         body["id"] = history.log({**body, **asker})
-    observe(body)
-    g.answer = body
     return body
 
 

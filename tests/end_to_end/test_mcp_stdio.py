@@ -50,3 +50,7 @@ def test_an_mcp_client_lists_the_tools_searches_fetches_and_gets_a_checked_answe
     assert missing.is_error and "search tool" in missing.content[0].text
     listed = json.loads(works.contents[0].text)
     assert any(d["id"] == "Alexander_Fleming" for d in listed)
+    from storage.history import History  # the answer is logged in the history, as /api/query's are
+
+    logged = History(tmp_path / "h.sqlite3").get(answer["answer_id"])
+    assert logged["question"] == "Who discovered penicillin?" and logged["answer"] == answer["answer"]

@@ -72,6 +72,8 @@ def test_an_mcp_client_over_http_lists_the_tools_and_gets_a_checked_answer(app, 
     assert "penicillin" in answer["citations"][0]["text"] and "[1]" in answer["answer"]
     assert bad.is_error and "search tool" in bad.content[0].text
     assert works and all(w["passages"] > 0 for w in works)
+    logged = app.extensions["history"].get(answer["answer_id"])  # logged in the history as /api/query's answers are
+    assert logged["question"] == "Who discovered penicillin?" and logged["answer"] == answer["answer"]
 
 
 def test_get_and_delete_are_405_as_a_stateless_server_answers(app, serve):

@@ -19,7 +19,7 @@ from web.auth import require
 from web.errors import ApiError
 from web.protocols.mcp_server import ACTING, build_server
 from web.query import count_question
-from web.services import services
+from web.services import kept_history, services
 
 bp = Blueprint("mcp", __name__)
 
@@ -35,7 +35,7 @@ def mcp_server():
     server = current_app.extensions.get("mcp")
     if server is None:
         with _building:
-            server = current_app.extensions.setdefault("mcp", build_server(services()))
+            server = current_app.extensions.setdefault("mcp", build_server(services(), history=kept_history()))
     return server
 
 

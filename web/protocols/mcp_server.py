@@ -26,6 +26,7 @@ from search.reach import around, passage
 from search.view import Scope
 from web.auth import reader_of
 from web.errors import ApiError
+from web.shaping import kept, result_json
 from web.validation import LANGUAGE, MAX_QUESTION_CHARS, validate_filters
 from checks.instructions import warning
 
@@ -53,10 +54,11 @@ class Tools:
     """The MCP tools over the loaded services (pipeline and library), as reader or, when reader is None, as the
     reader ACTING names (the owner when none is set)."""
 
-    def __init__(self, services, reader=None):
+    def __init__(self, services, reader=None, history=None):
         self.pipeline, library = services.pipeline, services.library
         self.store = library.store if library is not None else None
         self.reader = reader
+        self.history = history  # where each answer is logged, as /api/query's are
 
     def acting(self):
         """(the reader, the call that counts a question against their limits)."""
@@ -97,7 +99,9 @@ class Tools:
             count()
         except OverLimit as e:
             raise tool_error(e.message) from None
-        return answer_of(self.pipeline.ask(question, language=language, reader=who))
+        result = self.pipeline.ask(question, language=language, reader=who)
+        logged = kept(result_json(result), self.history, who)
+        return {**answer_of(result), "answer_id": logged.get("id")}
 
     def works(self) -> str:
         docs = self.store.documents(500, 0, "", reader=self.acting()[0])[0] if self.store is not None else []
@@ -117,13 +121,13 @@ def answer_of(result) -> dict:
                            "text": passages[c.n].text if c.n in passages else None} for c in answer.citations]}
 
 
-def build_server(services, reader=None):
-    """An MCPServer whose tools (Tools) search and answer from services as reader."""
+def build_server(services, reader=None, history=None):
+    """An MCPServer whose tools (Tools) search and answer from services as reader, logging answers in history."""
     from mcp.server.mcpserver import MCPServer
 
     server = MCPServer("evidenz", instructions="Search a library of texts and get answers whose every claim cites a "
                        "passage checked to support it. Use `ask` for an answer, `search` and `fetch` to read sources.")
-    tools = Tools(services, reader)
+    tools = Tools(services, reader, history)
     server.tool(name="search", description="Find the passages of the library that best match a query (hybrid BM25 "
                 "and dense search). filters: document_ids, language, work, tier, community, part, and section: "
                 'a siman, chapter or lesson number, a range such as "253-254", or a list of them.')(tools.search)
@@ -154,4 +158,4 @@ def mcp_command(token):
         loader.load()
     if loader.error:
         raise click.ClickException(f"Evidenz cannot start: {loader.error}")
-    build_server(loader.services, reader).run("stdio")
+    build_server(loader.services, reader, app.extensions.get("history")).run("stdio")

@@ -86,8 +86,8 @@ class StoreQueries:
             clauses.append(f"id IN ({', '.join('?' * len(ids))})" if ids else "false")
             args += ids
         for field in FILTER_FIELDS:
-            if filters.get(field) is not None:
-                clauses.append(f"{field} = ?")
+            if filters.get(field) is not None:  # a work is named as the catalog names it: its work, else its title
+                clauses.append("coalesce(work, title) = ?" if field == "work" else f"{field} = ?")
                 args.append(filters[field])
         return {row[0] for row in self._rows("SELECT id FROM documents" + (" WHERE " + " AND ".join(clauses) if clauses
                                                                               else ""), args)}

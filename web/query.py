@@ -11,14 +11,15 @@ from pathlib import Path
 
 from flask import Blueprint, Response, current_app, request, stream_with_context
 
-from configuration.settings import current
 from accounts.limits import check_query
 from accounts.roles import ASK, USERS
+from configuration.settings import current
 from models import Ask
+from search.section_filters import SECTION_FILTERS
 from storage import provider_state
 from web.auth import accounts, reader, require, shared
 from web.errors import ApiError
-from web.services import kept_history, loader, services
+from web.services import hidden_from, kept_history, loader, services
 from web.shaping import logged, sse, stream_event
 from web.validation import check_model, request_json, validate_query
 
@@ -106,9 +107,24 @@ def query_arguments(pipeline) -> Ask:
     if args["language"] is None and who.profile.get("answer_language"):
         args["language"] = who.profile["answer_language"]  # the reader's profile chooses when the request does not
     count_question(who, pipeline, args["provider"])
+    matched(args["filters"], who)
     history = kept_history()
     turns = history.turns(args["session_id"], reader=who) if history is not None and args["session_id"] else []
     return Ask(**args, turns=tuple(turns), reader=who)
+
+
+def matched(filters: dict | None, who) -> None:
+    """A 400 for filters that name documents (document_ids, language, work, tier, community) of which the reader
+    may search none: a search in them could only decline. The same for a hidden book as for one that does not
+    exist, so that neither is told apart."""
+    by_document = {k: v for k, v in (filters or {}).items() if k not in SECTION_FILTERS}
+    live = services()
+    if not by_document or live.store is None:
+        return
+    if not live.library.matching_documents(by_document) - hidden_from(who):
+        named = ", ".join(f"{k}={v!r}" for k, v in by_document.items())[:300]
+        raise ApiError(f"No document you can search matches the filters ({named}). GET /api/catalog lists the works "
+                       "and their names; /api/documents lists the documents.")
 
 
 def count_question(who, pipeline, provider: str | None) -> None:

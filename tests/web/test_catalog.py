@@ -43,3 +43,22 @@ def test_a_reader_sees_no_work_hidden_from_them(app):
     seen = client.get("/api/catalog", headers=learner).get_json()["works"]
     assert seen and "tea" not in {w["document_id"] for w in seen}
     assert client.get("/api/catalog").status_code == 401
+
+
+def test_the_catalog_is_gzipped_for_a_client_that_takes_it_and_revalidated_by_its_etag(app):
+    import gzip
+    import json
+
+    client = app.test_client()
+    add(client)
+    plain = client.get("/api/catalog")
+    zipped = client.get("/api/catalog", headers={"Accept-Encoding": "gzip, deflate"})
+    assert plain.headers.get("Content-Encoding") is None and zipped.headers["Content-Encoding"] == "gzip"
+    assert json.loads(gzip.decompress(zipped.get_data())) == plain.get_json()
+    assert len(zipped.get_data()) < len(plain.get_data()) and "Accept-Encoding" in zipped.headers["Vary"]
+    tag = plain.headers["ETag"]
+    assert tag == zipped.headers["ETag"] and tag.startswith("W/")
+    again = client.get("/api/catalog", headers={"If-None-Match": tag, "Accept-Encoding": "gzip"})
+    assert again.status_code == 304 and again.get_data() == b""
+    client.delete("/api/documents/tea")  # the library changed: the tag does too
+    assert client.get("/api/catalog", headers={"If-None-Match": tag}).status_code == 200

@@ -87,3 +87,13 @@ def test_a_question_naming_a_lesson_of_a_course_searches_that_lesson(client):
     assert follow["searches"][0]["filters"]["document_ids"] == ["tea"]
     whole = client.post("/api/query", json={"question": "What is in lesson 9 about tea?", "top_k": 10}).get_json()
     assert whole["passages"] and "section" not in whole["searches"][0]["filters"]  # no work has one: searched whole
+
+
+def test_a_work_named_as_the_catalog_names_it_is_searched_and_one_that_matches_nothing_is_a_400(client):
+    works = client.get("/api/catalog").get_json()["works"]
+    untitled = next(w for w in works if w["work"] == w["title"])  # a document without a work: named by its title
+    body = client.post("/api/query", json={"question": "tea", "filters": {"work": untitled["work"]}}).get_json()
+    assert body["passages"] and {p["doc_id"] for p in body["passages"]} == {untitled["document_id"]}
+    response = client.post("/api/query", json={"question": "tea", "filters": {"work": "No Such Work"}})
+    assert response.status_code == 400 and "No document you can search matches" in response.json["error"]
+    assert "/api/catalog" in response.json["error"]

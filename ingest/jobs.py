@@ -165,6 +165,7 @@ class Ingestor:
         with self.files.local(key) as source:
             with source.open("rb") as file:
                 digest = hashlib.file_digest(file, "sha256")  # in blocks: the file is never wholly in memory
+            file_sha256 = digest.hexdigest()  # the bytes alone: the same file uploaded under another name
             digest.update(json.dumps(job.options, sort_keys=True, ensure_ascii=False).encode())
             existing = self.store.document(job.document_id)
             owner = job.options.get("owner")  # None: the operator's (the command line, a personal server)
@@ -197,7 +198,8 @@ class Ingestor:
             language=job.options.get("language") or parsed.language, work=work,
             tier=job.options.get("tier"), community=job.options.get("community"),
             filename=job.filename, owner=job.options.get("owner"),
-            metadata={"pages": parsed.pages, "warnings": parsed.warnings, **({"course": course} if course else {})},
+            metadata={"pages": parsed.pages, "warnings": parsed.warnings, "file_sha256": file_sha256,
+                      **({"course": course} if course else {})},
         )
         old_source = existing and self.store.source_path(job.document_id)
         self.library.replace_documents([(info, parsed.text, chunks, vectors, kept)])

@@ -34,6 +34,7 @@ class PgStore(PgSql, StoreQueries):
     """Documents and jobs in one schema. The reads both backends share are storage/queries.py's."""
 
     visible_clause = staticmethod(visible_clause)
+    JSON_TEXT = "{column}->>'{key}'"  # a key of a jsonb column, as text
 
     @staticmethod
     def _json(value) -> Jsonb:

@@ -74,6 +74,13 @@ class StoreQueries:
         visible, args = self.visible_clause(reader)
         return frozenset(r[0] for r in self._rows(f"SELECT id FROM documents WHERE NOT {visible}", args))
 
+    def same_file(self, file_sha256: str, reader=None) -> DocumentInfo | None:
+        """The document reader sees that was made from a file with these bytes (metadata.file_sha256), if any."""
+        visible, args = self.visible_clause(reader)
+        found = self._rows(f"{DOCUMENT_SELECT} WHERE {self.JSON_TEXT.format(column='metadata', key='file_sha256')} = ?"
+                           f" AND {visible} ORDER BY created_at, id LIMIT 1", (file_sha256, *args))
+        return document_of(found[0]) if found else None
+
     def job_counts(self) -> dict[str, int]:
         """How many jobs are in each status."""
         return dict(self._rows("SELECT status, count(*) FROM jobs GROUP BY status"))

@@ -10,6 +10,7 @@ A document is its owner's (and the admins'): only they replace it by uploading t
 To anyone else its id is answered as an id that does not exist: a 404, and an upload to it becomes a document of
 its own under a new id. A tier must be one of accounts/roles.TIERS.
 """
+import hashlib
 import re
 import threading
 import uuid
@@ -119,6 +120,11 @@ def upload():
     if who.id is not None:
         options["owner"] = who.id
     wanted = options.get("document_id") or document_id(upload.filename)
+    same = worker.store.same_file(hashlib.sha256(data).hexdigest(), who)
+    if same is not None and same.id != wanted:  # the same bytes under another name: stored once
+        raise ApiError(f"{display_name(upload.filename)} is the same file as {same.title!r} (id {same.id!r}), which "
+                       "the library holds already; it was not added again. Upload it under that id to replace it.",
+                       409, {"X-Duplicate-Of": same.id})
     target = worker.store.document(wanted)
     if target is not None and who.owns(target.owner):  # a new version: it stays its owner's
         options.pop("owner", None)

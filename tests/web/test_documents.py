@@ -207,3 +207,16 @@ def _embedder():
     from search.embedding import Embedder
 
     return Embedder.load("sentence-transformers/all-MiniLM-L6-v2")
+
+
+def test_the_same_file_under_another_name_is_stored_once_and_the_uploader_told_which(lib_client):
+    first = wait_for(lib_client, upload(lib_client, "kettles.txt", BOOK.encode()).get_json())
+    assert first["status"] == "done"
+    again = upload(lib_client, "kettles-copy.txt", BOOK.encode())
+    assert again.status_code == 409 and again.headers["X-Duplicate-Of"] == "kettles"
+    assert "'kettles'" in again.json["error"] and "not added again" in again.json["error"]
+    assert "kettles-copy" not in {d["id"] for d in lib_client.get("/api/documents").get_json()["documents"]}
+    same_id = wait_for(lib_client, upload(lib_client, "kettles.txt", BOOK.encode()).get_json())
+    assert same_id["status"] == "done" and same_id["stage"] == "unchanged"  # a re-upload under its own id
+    changed = upload(lib_client, "kettles-2.txt", (BOOK + "\nOne more line.").encode())
+    assert changed.status_code == 202  # other bytes: another document

@@ -136,8 +136,8 @@ SCHEMAS = {
 PATHS = {
     "/api/documents": {
         "post": operation(
-            "Upload a file to be indexed: 202 with its job. 409 when its id is taken by a document the reader "
-            "does not see, 413 when it is too large for an upload or the library, 415 for a file whose content is "
+            "Upload a file to be indexed: 202 with its job. 409 when the same file (the same bytes) is in the "
+            "library already under another id, named in the message and X-Duplicate-Of, 413 when it is too large for an upload or the library, 415 for a file whose content is "
             "not what its name says, 429 when too many jobs wait or the user's day of uploads is spent.",
             {202: queued("Queued.")}, (409, 413, 415, 429), tags=TAGS,
             request={"required": True, "content": {"multipart/form-data": {

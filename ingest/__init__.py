@@ -6,6 +6,8 @@ pdf_reader.py      PDF text from a sandboxed child (pdf_worker.py) with memory, 
 docx_reader.py     DOCX after zip-bomb checks; headings kept
 html_reader.py     HTML without scripts and page furniture; headings kept
 json_reader.py     Sefaria exports, per-seif records with refs (the Rema's gloss its own unit), record lists
+notebook_reader.py Jupyter notebooks: markdown and code cells under their headings, outputs left out
+table_reader.py    CSV and TSV: each row a passage of column: value lines, named by its first cell
 structure.py       structure-aware pieces: סימן/סעיף/הלכה/פרק, chapters, lessons, headings -> refs
 sizing.py          size rules inside a section: paragraphs to 300-600 tokens, windows of 800, overlap 50
 chunking.py        sentence-aware chunks of short articles (sentences from checks/splitting.py)

@@ -16,15 +16,17 @@ from hebrew.script import detect_language
 from ingest.docx_reader import check_zip, read_docx
 from ingest.html_reader import read_html
 from ingest.json_reader import read_json
+from ingest.notebook_reader import read_notebook
 from ingest.pdf_reader import read_pdf
 from ingest.records import Limits, Parsed, RejectedFile, display_name, extension
+from ingest.table_reader import read_table
 
 log = logging.getLogger(__name__)
 
 ALLOWED = {".pdf": "pdf", ".docx": "docx", ".html": "html", ".htm": "html", ".txt": "txt", ".md": "markdown",
-           ".markdown": "markdown", ".json": "json", ".jsonl": "jsonl"}
-ACCEPTED = "send PDF, DOCX, HTML, TXT, Markdown or JSON"
-TEXT_FORMATS = {"html", "txt", "markdown", "json", "jsonl"}
+           ".markdown": "markdown", ".json": "json", ".jsonl": "jsonl", ".ipynb": "ipynb", ".csv": "csv", ".tsv": "tsv"}
+ACCEPTED = "send PDF, DOCX, HTML, TXT, Markdown, JSON, a Jupyter notebook, CSV or TSV"
+TEXT_FORMATS = {"html", "txt", "markdown", "json", "jsonl", "ipynb", "csv", "tsv"}
 HEAD_BYTES = 8192  # how much of a file sniff_format looks at
 HTML_TAG = re.compile(r"<(!doctype\s+html|html|head|body|title|meta|p|div|h[1-6]|article|section)[\s>/]", re.I)
 BOMS = [(codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16")]
@@ -70,7 +72,7 @@ def sniff_format(filename: str, head: bytes) -> str:
         text = decode_text(head, filename, final=len(head) < HEAD_BYTES).lstrip()
         if fmt == "html" and not HTML_TAG.search(text):
             raise RejectedFile(f"{name} does not look like HTML (no <html>, <body> or similar tag near its start)")
-        if fmt in ("json", "jsonl") and text[:1] not in ("{", "["):
+        if fmt in ("json", "jsonl", "ipynb") and text[:1] not in ("{", "["):
             raise RejectedFile(f"{name} does not look like JSON (it should start with {{ or [)")
     return fmt
 
@@ -128,6 +130,10 @@ def parse_file(path: Path, filename: str, limits: Limits = Limits()) -> Parsed:
         parsed = read_html(decode_text(path.read_bytes(), filename))
     elif fmt in ("json", "jsonl"):
         parsed = read_json(decode_text(path.read_bytes(), filename), fmt, filename)
+    elif fmt == "ipynb":
+        parsed = read_notebook(decode_text(path.read_bytes(), filename), filename)
+    elif fmt in ("csv", "tsv"):
+        parsed = read_table(decode_text(path.read_bytes(), filename), fmt, filename)
     else:
         parsed = read_plain(decode_text(path.read_bytes(), filename), fmt)
     if not parsed.text.strip():

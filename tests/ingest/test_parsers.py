@@ -159,7 +159,7 @@ def test_sniff_format_accepts(filename, head, expected):
 
 @pytest.mark.parametrize("filename, head, message", [
     ("report.pdf", b"Hello, I am text", "report.pdf is not a PDF (its content does not start with %PDF-)"),
-    ("setup.exe", b"MZ\x90\x00", "files of type .exe are not accepted; send PDF, DOCX, HTML, TXT, Markdown or JSON"),
+    ("setup.exe", b"MZ\x90\x00", "files of type .exe are not accepted; send PDF, DOCX, HTML, TXT, Markdown, JSON, a Jupyter notebook, CSV or TSV"),
     ("README", b"text", "files without an extension are not accepted"),
     ("../../etc/book.docx", b"%PDF-1.4", "book.docx is not a DOCX file"),
     ("notes.txt", b"caf\xe9 au lait", "notes.txt is not UTF-8 text"),

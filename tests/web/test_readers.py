@@ -61,12 +61,6 @@ def test_a_learner_cannot_reach_a_private_book_by_any_endpoint_nor_learn_it_exis
     assert "kettles" in {p["doc_id"] for p in mine["passages"]}  # the editor's answers cite their book
     assert any(c["passage_id"].startswith("kettles") for c in mine["citations"])
 
-    for body in ({"filters": {"document_ids": ["kettles"]}}, {"filters": {"tier": "private"}}):
-        hidden = ask(client, learner, **body)  # the same refusal as for a book that does not exist
-        absent = ask(client, learner, filters={k: ["no-such-book"] if k == "document_ids" else "no-such-tier"
-                                               for k in body["filters"]})
-        assert hidden.status_code == absent.status_code == 400 and "No document you can search" in hidden.json["error"]
-        assert hidden.json["error"].split(" (")[0] == absent.json["error"].split(" (")[0]
     for body in ({}, {"mode": "deep"}):
         answer = ask(client, learner, **body).get_json()
         assert "kettles" not in {p["doc_id"] for p in answer["passages"]}, body
@@ -108,7 +102,7 @@ def test_a_document_is_its_owners_and_another_id_tells_nothing(app, roles):
                     tier="public", document_id="garden")
     assert wait_for(client, public.get_json(), headers=editor)["status"] == "done"
     for target in ("kettles", "garden", "nothing-here"):  # hidden, seen, free: one answer
-        sent = upload(client, "mine.txt", b"My own notes on gates and kettles.", headers=other, document_id=target)
+        sent = upload(client, "mine.txt", f"My notes, {target}.".encode(), headers=other, document_id=target)
         assert sent.status_code == 202, sent.get_json()
         job = wait_for(client, sent.get_json(), headers=other)
         assert job["status"] == "done" and (job["document_id"] == target) is (target == "nothing-here")

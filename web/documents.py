@@ -121,7 +121,7 @@ def upload():
         options["owner"] = who.id
     wanted = options.get("document_id") or document_id(upload.filename)
     same = worker.store.same_file(hashlib.sha256(data).hexdigest(), who)
-    if same is not None and same.id != wanted:  # the same bytes under another name: stored once
+    if same is not None and (same.id != wanted or not who.owns(same.owner)):  # the same bytes: stored once
         raise ApiError(f"{display_name(upload.filename)} is the same file as {same.title!r} (id {same.id!r}), which "
                        "the library holds already; it was not added again. Upload it under that id to replace it.",
                        409, {"X-Duplicate-Of": same.id})

@@ -106,8 +106,8 @@ def query_arguments(pipeline) -> Ask:
     check_model(pipeline.generator, args["provider"], args["model"])
     if args["language"] is None and who.profile.get("answer_language"):
         args["language"] = who.profile["answer_language"]  # the reader's profile chooses when the request does not
+    matched(args["filters"], who)  # before counting: a refused question costs nothing
     count_question(who, pipeline, args["provider"])
-    matched(args["filters"], who)
     history = kept_history()
     turns = history.turns(args["session_id"], reader=who) if history is not None and args["session_id"] else []
     return Ask(**args, turns=tuple(turns), reader=who)

@@ -13,7 +13,7 @@ from configuration.settings import current
 
 
 @click.command("eval")
-@click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("folder", nargs=-1, required=True)
 @click.option("--mode", type=click.Choice(["bm25", "dense", "hybrid", "rerank"]), default=None,
               help="Rank by one stage (default: the full configured pipeline).")
 @click.option("--limit", type=int, default=None, help="Evaluate a random sample of this many queries.")
@@ -35,15 +35,47 @@ from configuration.settings import current
 @click.option("--community-boost/--no-community-boost", default=None,
               help="Boost passages of the reader's community, General and canonical ones (default: COMMUNITY_BOOST).")
 @click.option("--community", default=None, help="The reader's community the boost favours, e.g. Ashkenazi or Sephardi.")
+@click.option("--save", is_flag=True, help="Keep the figures, configuration and commit as a report (--reports).")
+@click.option("--reports", default="data/reports", show_default=True, type=click.Path(path_type=Path))
 @with_appcontext
-def eval_command(folder, **options):
-    """Evaluate retrieval (and answers) on a BEIR-layout FOLDER; the last line is JSON."""
+def eval_command(folder, save, reports, **options):
+    """Evaluate retrieval (and answers) on a BEIR-layout FOLDER; the last line is JSON.
+    `eval compare A B`: how each figure changed from saved report A to B."""
+    from measuring import reports as kept
     from measuring.evaluate import evaluate_set
 
+    if folder[0] == "compare":
+        return compare_reports(folder[1:])
+    if len(folder) != 1 or not Path(folder[0]).is_dir():
+        raise click.UsageError(f"eval takes one BEIR folder that exists (got {' '.join(folder)!r}), or "
+                               "`compare A.json B.json`")
     try:
-        click.echo(json.dumps(evaluate_set(current(), folder, **options)))
+        result = evaluate_set(current(), Path(folder[0]), **options)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
+    if save:
+        click.echo(f"saved as {kept.save(result, reports)}", err=True)
+    click.echo(json.dumps(result))
+
+
+def compare_reports(paths: tuple[str, ...]) -> None:
+    """Print each figure of two saved reports with its change, and the settings that differ; the last line is JSON."""
+    from measuring import reports as kept
+
+    if len(paths) != 2:
+        raise click.UsageError("eval compare takes two saved reports: eval compare A.json B.json")
+    try:
+        a, b = (kept.load(Path(p)) for p in paths)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    rows = kept.compare(a, b)
+    for row in rows:
+        change = "" if row["change"] is None else f"{row['change']:+.4f}"
+        click.echo(f"{row['figure']:<40} {row['a']!s:>12} -> {row['b']!s:>12} {change}")
+    differing = kept.config_changes(a, b)
+    for name, (old, new) in differing.items():
+        click.echo(f"setting {name}: {old} -> {new}")
+    click.echo(json.dumps({"figures": rows, "settings": differing, "commits": [a.get("commit"), b.get("commit")]}))
 
 
 @click.command("check-agreement")

@@ -19,7 +19,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from checks.declines import DECLINE
+from checks.declines import DECLINE, no_texts_in
 from checks.instructions import untrusted_passages
 from checks.judge import AnswerabilityJudge
 from checks.verify import Verifier
@@ -34,7 +34,7 @@ from question.policy import DEEP_MAX, QUERY_POLICIES, SECOND_LOOK
 from question.subjects import apart, search_each, subjects
 from question.work import Found, Work
 from retrieval import FUSIONS, RetrievalConfig, Retriever
-from search.catalog import catalog
+from search.catalog import Languages, catalog
 from search.embedders import settings as embedder_settings
 from search.missing_words import search_missing_words
 from search.related import passage_hit, with_related
@@ -60,6 +60,7 @@ class Pipeline:
         self.max_searches = max_searches  # a model writer's own searches per question; 0: it is given the passages
         self.store = store  # who sees which documents, which are unvouched uploads; None: every document, vouched
         self.relations = relations  # a passage argued with brings in its opponent; None: no relations
+        self.languages = Languages(store) if store is not None else None  # what the library's texts are written in
         self.works = works or (lambda reader: catalog(*store.catalog_rows(reader)) if store is not None else [])
 
     @classmethod
@@ -197,11 +198,19 @@ class Pipeline:
                 yield "delta", piece
         if degraded:
             answer.degraded = degraded
+        self.say_language(work, answer)
         if answer.added:  # the second look's passages are shown after the others, as the search's results
             shown = len(evidence.hits)
             evidence.searches[0]["results"] += list(range(shown + 1, shown + len(answer.added) + 1))
             evidence.hits.extend(answer.added)
         yield "answer", self.result(work, evidence, answer, request.halachic)
+
+    def say_language(self, work: Work, answer: Answer) -> None:
+        """A decline to a question in a language no text of the library is in says so (a Hebrew question over an
+        English library): the sources may be silent because of the language, not the subject."""
+        asked = detect_language(work.ask.question)
+        if answer.declined and asked and self.languages is not None and asked not in (self.languages() or {asked}):
+            answer.text = f"{answer.text} {no_texts_in(asked, work.asked.language)}"
 
     def gather(self, work: Work) -> Found:
         """The passages for the question: within the section it names, one search per subject of a two-subject

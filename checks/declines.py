@@ -13,6 +13,19 @@ FOUND = {"en": "What they do say:", "he": "מה שהם כן אומרים:"}
 MISSING = {"en": "They do not give the figure for: {}.", "he": "אין בהם נתון עבור: {}."}
 
 
+# After a decline, when the question's language is one no text of the library is written in.
+NO_TEXTS_IN = {"en": "The library holds no texts in {}; it was searched all the same.",
+               "he": "בספרייה אין טקסטים ב{}; החיפוש נעשה בכל זאת."}
+LANGUAGE_WORDS = {"en": {"he": "Hebrew", "en": "English", "arc": "Aramaic"},
+                  "he": {"he": "עברית", "en": "אנגלית", "arc": "ארמית"}}
+
+
+def no_texts_in(question_language: str, answer_language: str) -> str:
+    """The sentence saying the library holds no texts in the question's language, in the answer's language."""
+    words = LANGUAGE_WORDS.get(answer_language, LANGUAGE_WORDS["en"])
+    return NO_TEXTS_IN.get(answer_language, NO_TEXTS_IN["en"]).format(words.get(question_language, question_language))
+
+
 def decline_text(language: str) -> str:
     """CANNOT_ANSWER in the answer's language."""
     return DECLINE.get(language, CANNOT_ANSWER)

@@ -85,3 +85,17 @@ def find_works(works: list[dict], name: str) -> list[dict]:
             scored.append((len(found) / len(wanted), work))
     best = max((score for score, _ in scored), default=0)
     return [work for score, work in scored if score == best]
+
+
+class Languages:
+    """The languages a library's texts are written in (the store's languages()), read again only when it changed."""
+
+    def __init__(self, store):
+        self.store = store
+        self.read: tuple[int | None, set[str]] = (None, set())  # (the library's generation, its languages)
+
+    def __call__(self) -> set[str]:
+        generation = self.store.generation()
+        if self.read[0] != generation:
+            self.read = (generation, self.store.languages())
+        return self.read[1]

@@ -58,6 +58,9 @@ class Store(Protocol):
     def section_rows(self, doc_ids=None) -> list[tuple[int, list[str]]]:
         """(rowid, section path) of every passage of the documents (None: all), for the section filter."""
 
+    def languages(self) -> set[str]:
+        """The languages the library's documents are written in: as recorded, else as their titles' letters say."""
+
     def same_file(self, file_sha256: str, reader=None) -> DocumentInfo | None:
         """The document reader sees that was made from a file with these bytes (metadata.file_sha256), if any."""
 

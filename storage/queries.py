@@ -9,6 +9,7 @@ here, so the embedded store (storage/store.py) and PostgreSQL's (postgres/store.
 import json
 import time
 
+from hebrew.script import detect_language
 from models import DocumentInfo
 
 DOCUMENT_COLUMNS = ("id", "title", "author", "language", "format", "work", "tier", "community", "filename",
@@ -80,6 +81,14 @@ class StoreQueries:
         found = self._rows(f"{DOCUMENT_SELECT} WHERE {self.JSON_TEXT.format(column='metadata', key='file_sha256')} = ?"
                            f" AND {visible} ORDER BY created_at, id LIMIT 1", (file_sha256, *args))
         return document_of(found[0]) if found else None
+
+    def languages(self) -> set[str]:
+        """The languages the library's documents are written in: as recorded, else as their titles' letters say
+        (a corpus such as the default library records none)."""
+        known = {r[0] for r in self._rows("SELECT DISTINCT language FROM documents WHERE language IS NOT NULL")}
+        unknown = [title for language, title in self._rows("SELECT language, title FROM documents WHERE language "
+                                                           "IS NULL LIMIT 1000") if title]
+        return known | {found for found in map(detect_language, unknown) if found}
 
     def job_counts(self) -> dict[str, int]:
         """How many jobs are in each status."""

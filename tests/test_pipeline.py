@@ -123,3 +123,19 @@ def test_a_provider_failing_while_searching_hands_the_question_to_the_plain_path
     result = research_pipeline(Researcher(fails=True)).ask("Who discovered penicillin?")
     assert result.answer.generator == "offline" and result.answer.text == "Offline answer [1]."
     assert "HTTP 503" in result.answer.degraded and "written offline" in result.answer.degraded
+
+
+def test_a_decline_to_a_question_in_a_language_the_library_has_no_texts_in_says_so(tmp_path):
+    from pg import Backend
+
+    from conftest import CORPUS, FakeEmbedder
+    from retrieval import Retriever
+
+    library = Backend("embedded", tmp_path / "lib").build(CORPUS)
+    declining = FakeWriter("offline", [Draft("", declined=True)] * 2)
+    pipeline = Pipeline(FakeClassifier(), Retriever(library, FakeEmbedder()), Generator({"offline": declining}, "offline"),
+                        {}, store=library.store, relations=library.relations)
+    hebrew = pipeline.ask("מי גילה את הפניצילין?")
+    assert hebrew.answer.declined and "בספרייה אין טקסטים בעברית" in hebrew.answer.text
+    english = pipeline.ask("Who discovered penicillin?")
+    assert english.answer.declined and "no texts in" not in english.answer.text

@@ -208,8 +208,9 @@ class Pipeline:
     def say_language(self, work: Work, answer: Answer) -> None:
         """A decline to a question in a language no text of the library is in says so (a Hebrew question over an
         English library): the sources may be silent because of the language, not the subject."""
-        asked = detect_language(work.ask.question)
-        if answer.declined and asked and self.languages is not None and asked not in (self.languages() or {asked}):
+        declined = answer.declined and self.languages is not None  # an answer needs no word on the languages
+        asked = detect_language(work.ask.question) if declined else None
+        if asked and asked not in (self.languages() or {asked}):
             answer.text = f"{answer.text} {no_texts_in(asked, work.asked.language)}"
 
     def gather(self, work: Work) -> Found:

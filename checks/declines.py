@@ -16,13 +16,15 @@ MISSING = {"en": "They do not give the figure for: {}.", "he": "אין בהם נ
 # After a decline, when the question's language is one no text of the library is written in.
 NO_TEXTS_IN = {"en": "The library holds no texts in {}; it was searched all the same.",
                "he": "בספרייה אין טקסטים ב{}; החיפוש נעשה בכל זאת."}
-LANGUAGE_WORDS = {"en": {"he": "Hebrew", "en": "English", "arc": "Aramaic"},
-                  "he": {"he": "עברית", "en": "אנגלית", "arc": "ארמית"}}
+# Languages by name, in English (what a model is told to write in) and in Hebrew
+LANGUAGE_NAMES = {"en": "English", "he": "Hebrew", "arc": "Aramaic", "yi": "Yiddish", "de": "German", "fr": "French",
+                  "es": "Spanish", "ru": "Russian", "ar": "Arabic"}
+HEBREW_NAMES = {"he": "עברית", "en": "אנגלית", "arc": "ארמית", "yi": "יידיש"}
 
 
 def no_texts_in(question_language: str, answer_language: str) -> str:
     """The sentence saying the library holds no texts in the question's language, in the answer's language."""
-    words = LANGUAGE_WORDS.get(answer_language, LANGUAGE_WORDS["en"])
+    words = HEBREW_NAMES if answer_language == "he" else LANGUAGE_NAMES
     return NO_TEXTS_IN.get(answer_language, NO_TEXTS_IN["en"]).format(words.get(question_language, question_language))
 
 

@@ -130,17 +130,22 @@ class Settings:
         return cls(**{group.name: read(group.type, flat) for group in dataclasses.fields(cls)})
 
 
+def provider_names(f: dataclasses.Field) -> list[tuple[str, str, str]]:
+    """(flat name, field of ProviderSettings, default) of each part of a provider's settings field."""
+    default_model, default_models = f.metadata["defaults"]
+    return list(zip(f.metadata["provider"], ("api_key", "model", "base_url", "models"),
+                    ("", default_model, "", default_models)))
+
+
 def read(kind, flat: typing.Mapping):
     """One group of settings from the flat names."""
     hints = typing.get_type_hints(kind)
     values = {}
     for f in dataclasses.fields(kind):
         if "provider" in f.metadata:
-            key, model, base_url, models = f.metadata["provider"]
-            default_model, default_models = f.metadata["defaults"]
-            values[f.name] = ProviderSettings(
-                str(flat.get(key, "") or ""), str(flat.get(model, default_model) or ""),
-                str(flat.get(base_url, "") or ""), names(flat.get(models, default_models)))
+            given = {part: flat.get(name, default) for name, part, default in provider_names(f)}
+            values[f.name] = ProviderSettings(**{part: str(value or "") for part, value in given.items()
+                                                 if part != "models"}, models=names(given["models"]))
         elif f.metadata["name"] in flat:
             values[f.name] = typed(hints[f.name], flat[f.metadata["name"]], f.metadata["name"])
     return kind(**values)
@@ -173,9 +178,7 @@ def defaults() -> dict:
     for group in dataclasses.fields(Settings):
         for f in dataclasses.fields(group.type):
             if "provider" in f.metadata:
-                key, model, base_url, models = f.metadata["provider"]
-                default_model, default_models = f.metadata["defaults"]
-                flat.update({key: "", model: default_model, base_url: "", models: default_models})
+                flat.update({name: default for name, _, default in provider_names(f)})
             elif f.metadata["name"] != "TESTING":
                 value = f.default
                 flat[f.metadata["name"]] = ",".join(value) if isinstance(value, tuple) else value
@@ -195,8 +198,7 @@ def paths() -> dict[str, str]:
     for group in dataclasses.fields(Settings):
         for f in dataclasses.fields(group.type):
             if "provider" in f.metadata:
-                for name, part in zip(f.metadata["provider"], ("api_key", "model", "base_url", "models")):
-                    found[name] = f"{group.name}.{f.name}.{part}"
+                found.update({name: f"{group.name}.{f.name}.{part}" for name, part, _ in provider_names(f)})
             else:
                 found[f.metadata["name"]] = f"{group.name}.{f.name}"
     return found

@@ -7,9 +7,8 @@ Does not: decide who may do what (accounts/roles.py) or read requests (web/auth.
 """
 
 from psycopg import errors
-from psycopg.types.json import Jsonb
 
-from postgres.database import Database, PgSql, lookup_value, storable
+from postgres.database import Database, PgSql, lookup_value
 from storage.account_queries import USER_SELECT, AccountQueries, user_of
 
 
@@ -23,16 +22,4 @@ class PgAccounts(PgSql, AccountQueries):
 
     def user_named(self, name: str) -> dict | None:
         rows = self._rows(f"{USER_SELECT} WHERE name = ?", (lookup_value(name),))
-        return self._user(rows[0]) if rows else None
-
-    @staticmethod
-    def _user(row) -> dict:
-        return user_of(row, lambda value: value)
-
-    @staticmethod
-    def _json(value) -> Jsonb:
-        return Jsonb(value)
-
-    @staticmethod
-    def _storable(values: dict) -> dict:
-        return storable(values)
+        return user_of(rows[0]) if rows else None

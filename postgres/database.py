@@ -20,6 +20,7 @@ from contextlib import contextmanager
 import psycopg
 from pgvector.psycopg import register_vector
 from psycopg import errors
+from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool, PoolClosed, PoolTimeout
 
 log = logging.getLogger(__name__)
@@ -212,7 +213,18 @@ def placeholders(sql: str) -> str:
 
 
 class PgSql:
-    """How the PostgreSQL backend runs the SQL both backends share (written with ? placeholders): on `self.db`."""
+    """How the PostgreSQL backend runs the SQL both backends share (written with ? placeholders): on `self.db`;
+    a JSON column is jsonb, and no text holds a NUL (storable)."""
+
+    JSON_TEXT = "{column}->>'{key}'"  # a key of a jsonb column, as text
+
+    @staticmethod
+    def _json(value) -> Jsonb:
+        return Jsonb(value)
+
+    @staticmethod
+    def _storable(values: dict) -> dict:
+        return storable(values)
 
     def _rows(self, sql: str, args=()) -> list:
         return self.db.execute(placeholders(sql), args)

@@ -34,11 +34,6 @@ class PgStore(PgSql, StoreQueries):
     """Documents and jobs in one schema. The reads both backends share are storage/queries.py's."""
 
     visible_clause = staticmethod(visible_clause)
-    JSON_TEXT = "{column}->>'{key}'"  # a key of a jsonb column, as text
-
-    @staticmethod
-    def _json(value) -> Jsonb:
-        return Jsonb(value)
 
     def __init__(self, db: Database):
         self.db = db

@@ -6,6 +6,7 @@ keeps only what differs: how it reports a taken name, finding a user by name, an
 import time
 
 from accounts.roles import UserExists, check_role, check_tiers
+from storage.queries import from_json
 
 USER_COLUMNS = ("id", "name", "password_hash", "role", "tiers", "display_name", "community", "customs", "poskim",
                 "answer_language", "created_at", "disabled")
@@ -14,8 +15,8 @@ JSON_FIELDS = ("tiers", "customs", "poskim")
 TOKEN_COLUMNS = ("id", "name", "created_at", "expires_at", "revoked_at", "last_used_at")
 
 
-def user_of(row, from_json) -> dict:
-    """A users row (USER_COLUMNS, in order) as a dict, its JSON fields read by from_json."""
+def user_of(row) -> dict:
+    """A users row (USER_COLUMNS, in order) as a dict, its JSON fields read."""
     user = dict(zip(USER_COLUMNS, row))
     for key in JSON_FIELDS:
         user[key] = from_json(user[key]) if user[key] is not None else None
@@ -38,7 +39,7 @@ def enabled(user: dict | None) -> dict | None:
 
 
 class AccountQueries:
-    """Users, tokens, sessions and usage counts; a backend gives _rows, _write, _user and _json."""
+    """Users, tokens, sessions and usage counts; a backend gives _rows, _write, _json and _storable (its Sql)."""
 
     NAME_TAKEN: type[Exception] = Exception  # what the database raises for a name that is taken
 
@@ -60,10 +61,10 @@ class AccountQueries:
 
     def user(self, user_id: int) -> dict | None:
         rows = self._rows(f"{USER_SELECT} WHERE id = ?", (user_id,))
-        return self._user(rows[0]) if rows else None
+        return user_of(rows[0]) if rows else None
 
     def users(self) -> list[dict]:
-        return [self._user(r) for r in self._rows(f"{USER_SELECT} ORDER BY id")]
+        return [user_of(r) for r in self._rows(f"{USER_SELECT} ORDER BY id")]
 
     def update(self, user_id: int, **fields) -> dict | None:
         """Set some of: role, tiers (None: the role's), password_hash, disabled and the profile fields."""

@@ -6,7 +6,6 @@ a session also holds its CSRF token, which the page sends back in a header.
 What both backends share is storage/account_queries.py; PostgreSQL's is postgres/accounts.py.
 Does not: decide who may do what (accounts/roles.py) or read requests (web/auth.py).
 """
-import json
 import sqlite3
 
 from storage.account_queries import USER_SELECT, AccountQueries, user_of
@@ -63,16 +62,4 @@ class Accounts(SqliteSql, AccountQueries):
 
     def user_named(self, name: str) -> dict | None:
         rows = self._rows(f"{USER_SELECT} WHERE name = ?", (name,))
-        return self._user(rows[0]) if rows else None
-
-    @staticmethod
-    def _user(row) -> dict:
-        return user_of(row, json.loads)
-
-    @staticmethod
-    def _json(value) -> str:
-        return json.dumps(value, ensure_ascii=False)
-
-    @staticmethod
-    def _storable(values: dict) -> dict:
-        return values
+        return user_of(rows[0]) if rows else None

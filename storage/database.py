@@ -6,6 +6,7 @@ transaction that re-reads the version (safe when several processes start at once
 by a newer Evidenz. Used by store.py (the library) and history.py (the answer log).
 Does not: define tables or migrations.
 """
+import json
 import os
 import sqlite3
 import threading
@@ -71,7 +72,18 @@ def migrate(db: sqlite3.Connection, migrations: list[tuple[str, ...]], path: Pat
 
 
 class SqliteSql:
-    """How the embedded backend runs the SQL both backends share (written with ? placeholders): on `self.db`."""
+    """How the embedded backend runs the SQL both backends share (written with ? placeholders): on `self.db`;
+    a JSON column holds text."""
+
+    JSON_TEXT = "json_extract({column}, '$.{key}')"  # a key of a JSON column, as text
+
+    @staticmethod
+    def _json(value) -> str:
+        return json.dumps(value, ensure_ascii=False)
+
+    @staticmethod
+    def _storable(values: dict) -> dict:
+        return values
 
     def _rows(self, sql: str, args=()) -> list:
         return self.db.execute(sql, args).fetchall()

@@ -86,9 +86,8 @@ class StoreQueries:
         """The languages the library's documents are written in: as recorded, else as their titles' letters say
         (a corpus such as the default library records none)."""
         known = {r[0] for r in self._rows("SELECT DISTINCT language FROM documents WHERE language IS NOT NULL")}
-        unknown = [title for language, title in self._rows("SELECT language, title FROM documents WHERE language "
-                                                           "IS NULL LIMIT 1000") if title]
-        return known | {found for found in map(detect_language, unknown) if found}
+        unknown = self._rows("SELECT title FROM documents WHERE language IS NULL AND title IS NOT NULL LIMIT 1000")
+        return known | {found for found in (detect_language(title) for title, in unknown) if found}
 
     def job_counts(self) -> dict[str, int]:
         """How many jobs are in each status."""

@@ -34,11 +34,6 @@ class Store(SqliteSql, StoreQueries):
     """One SQLite database file; a connection per thread. The reads both backends share are storage/queries.py's."""
 
     visible_clause = staticmethod(visible_clause)
-    JSON_TEXT = "json_extract({column}, '$.{key}')"  # a key of a JSON column, as text
-
-    @staticmethod
-    def _json(value) -> str:
-        return json.dumps(value, ensure_ascii=False)
 
     def __init__(self, path: Path):
         self.path = Path(path)

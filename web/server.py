@@ -34,9 +34,8 @@ BODY_SLACK = 1024 * 1024  # multipart framing around the largest upload
 
 
 def bind(app, host: str):
-    """Record the address the server binds (BIND_HOST): the Host check and the sign-in rule read it."""
+    """Record the address the server binds (BIND_HOST) in its settings: the Host check and the sign-in rule read it."""
     settings = app.extensions["settings"]
-    app.config["BIND_HOST"] = host
     app.extensions["settings"] = replace(settings, server=replace(settings.server, bind_host=host))
     return app.extensions["settings"]
 

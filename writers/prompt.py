@@ -8,12 +8,10 @@ Does not: call a model (the writers do) or check what a model wrote (checks/ doe
 """
 import re
 
-from checks.declines import CANNOT_ANSWER, FOUND, passage_label
+from checks.declines import CANNOT_ANSWER, FOUND, LANGUAGE_NAMES, passage_label
 from models import OPPOSING, Hit, WriteRequest
 
 LANGUAGE_CODE = re.compile(r"[a-z]{2,3}")  # an answer's language as a request or a writer's tool call names it
-LANGUAGE_NAMES = {"en": "English", "he": "Hebrew", "arc": "Aramaic", "yi": "Yiddish", "de": "German", "fr": "French",
-                  "es": "Spanish", "ru": "Russian", "ar": "Arabic"}
 
 SYSTEM_PROMPT = f"""You are Evidenz, an assistant that answers questions only from the evidence it is given.
 Rules:

@@ -11,10 +11,10 @@ Does not: speak any wire format (each hosted writer's tool_* methods do) or chec
 """
 from dataclasses import dataclass
 
-from checks.declines import CANNOT_ANSWER, FOUND
+from checks.declines import CANNOT_ANSWER, FOUND, LANGUAGE_NAMES
 from checks.verify import MARKERS
 from models import Answer, Draft
-from writers.prompt import HALACHIC_STYLE, LANGUAGE_NAMES
+from writers.prompt import HALACHIC_STYLE
 from writers.tools import MAX_SEARCHES, Toolbox
 
 MORE_ROUNDS = 2  # turns with tools besides one a search: a list_works and a get_passage

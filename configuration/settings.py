@@ -28,6 +28,8 @@ class LibrarySettings:
     max_upload_bytes: int = setting("MAX_UPLOAD_BYTES", 50 * 1024 * 1024)  # /api/documents only
     max_library_bytes: int = setting("MAX_LIBRARY_BYTES", 2 * 1024**3)  # the uploaded files together; past it 413
     max_queued_jobs: int = setting("MAX_QUEUED_JOBS", 20)  # ingest and re-index jobs waiting at once; past it 429
+    # the documents a corpus build made (the default library), not uploads: off, the API refuses to remove them
+    builtin_removable: bool = setting("BUILTIN_REMOVABLE", False)
     ingest_worker: bool = setting("INGEST_WORKER", True)  # off: jobs are left to `flask --app app ingest-worker`
     # between jobs, the worker keeps each passage's sentence vectors; None: on, except in tests (TESTING)
     warm_sentences: bool | None = setting("WARM_SENTENCES", None)

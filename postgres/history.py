@@ -94,29 +94,41 @@ class PgHistory:
             record = dict(zip(RECORD_COLUMNS, found)) if found is not None else None
             if record is None or answers.readable_by(reader) not in (None, record["user_id"]):
                 return None
-            feedback = conn.execute("SELECT rating, comment, created_at FROM feedback WHERE answer_id = %s ORDER BY id",
-                                    (answer_id,)).fetchall()
-            record["feedback"] = [dict(zip(("rating", "comment", "created_at"), f)) for f in feedback]
+            feedback = conn.execute("SELECT id, rating, comment, created_at, user_id FROM feedback WHERE answer_id = %s "
+                                    "ORDER BY id", (answer_id,)).fetchall()
+            record["feedback"] = [dict(zip(("id", "rating", "comment", "created_at", "user_id"), f)) for f in feedback]
             return record
 
         return self.db.run(read)
 
-    def add_feedback(self, answer_id: str, rating: str, comment: str | None = None) -> dict:
-        """Record an up or down rating with an optional comment; returns the answer's counts {"up": n, "down": n}."""
+    def add_feedback(self, answer_id: str, rating: str, comment: str | None = None, user: int | None = None,
+                     entry: int | None = None) -> dict:
+        """Record or change a rating (History.add_feedback): {"entry": its id, "up": n, "down": n}."""
         comment = storable(answers.checked_comment(rating, comment))
+        entry = answers.check_entry(entry)
 
         def add(conn):
             if conn.execute("SELECT 1 FROM answers WHERE id = %s FOR UPDATE", (_key(answer_id),)).fetchone() is None:
                 raise answers.UnknownAnswer(answer_id)
-            given = conn.execute("SELECT count(*) FROM feedback WHERE answer_id = %s", (answer_id,)).fetchone()[0]
-            answers.check_feedback_room(given)
-            conn.execute("INSERT INTO feedback (answer_id, rating, comment, created_at) VALUES (%s, %s, %s, %s)",
-                         (answer_id, rating, comment or None, time.time()))
-            return dict(conn.execute("SELECT rating, count(*) FROM feedback WHERE answer_id = %s GROUP BY rating",
-                                     (answer_id,)).fetchall())
+            if entry is not None:
+                changed = conn.execute("UPDATE feedback SET rating = %s, comment = %s WHERE id = %s AND answer_id = %s "
+                                       "AND user_id IS NOT DISTINCT FROM %s",
+                                       (rating, comment or None, entry, answer_id, user)).rowcount
+                if not changed:
+                    raise answers.UnknownFeedback(entry)
+                given = entry
+            else:
+                count = conn.execute("SELECT count(*) FROM feedback WHERE answer_id = %s", (answer_id,)).fetchone()[0]
+                answers.check_feedback_room(count)
+                given = conn.execute("INSERT INTO feedback (answer_id, rating, comment, created_at, user_id) VALUES "
+                                     "(%s, %s, %s, %s, %s) RETURNING id",
+                                     (answer_id, rating, comment or None, time.time(), user)).fetchone()[0]
+            counts = dict(conn.execute("SELECT rating, count(*) FROM feedback WHERE answer_id = %s GROUP BY rating",
+                                       (answer_id,)).fetchall())
+            return given, counts
 
-        counts = self.db.run(add)
-        return {r: counts.get(r, 0) for r in answers.RATINGS}
+        given, counts = self.db.run(add)
+        return {"entry": given, **{r: counts.get(r, 0) for r in answers.RATINGS}}
 
     def review(self, answer_id: str, status: str, corrected_text: str | None = None,
                reviewer: int | None = None) -> dict:

@@ -238,4 +238,7 @@ MIGRATIONS = [
         "CREATE TABLE {schema}.sentence_vectors (key bytea PRIMARY KEY, vector bytea NOT NULL)",
         "CREATE TABLE {schema}.warmed_passages (key bytea PRIMARY KEY)",
     ],
+    [  # feedback that sticks (issue 34): who gave it, as storage/history.py's latest migration
+        "ALTER TABLE {schema}.feedback ADD COLUMN user_id integer",
+    ],
 ]

@@ -15,7 +15,7 @@ from psycopg.types.json import Jsonb
 from accounts.roles import DEFAULT_TIER
 from models import DocumentInfo, Job
 from postgres.database import Database, PgSql
-from storage.queries import DOCUMENT_SELECT, StoreQueries, document_of
+from storage.queries import DOCUMENT_SELECT, OWN_FIRST, StoreQueries, document_of, reader_id
 
 JOB_COLUMNS = ("id", "kind", "document_id", "filename", "stored_path", "options", "status", "stage", "done", "total",
                "error", "warnings", "owner", "created_at", "updated_at")
@@ -52,8 +52,8 @@ class PgStore(PgSql, StoreQueries):
         where = f"WHERE {visible}" + (" AND strpos(title, %s) > 0" if search else "")
         args += [search] if search else []
         total = self.db.execute(f"SELECT count(*) FROM documents {where}", args)[0][0]
-        rows = self.db.execute(f"{DOCUMENT_SELECT} {where} "
-                               "ORDER BY updated_at DESC, id LIMIT %s OFFSET %s", [*args, limit, offset])
+        rows = self.db.execute(f"{DOCUMENT_SELECT} {where} ORDER BY {OWN_FIRST.replace('?', '%s')}, updated_at DESC, "
+                               "id LIMIT %s OFFSET %s", [*args, reader_id(reader), limit, offset])
         return [document_of(r) for r in rows], total
 
     def section_rows(self, doc_ids=None) -> list[tuple[int, list[str]]]:

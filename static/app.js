@@ -6,7 +6,7 @@ import { startAccount } from "./account.js";
 import { scopeFilters } from "./catalog.js";
 import { citationLink, passageLabel, passageStanding } from "./citations.js";
 import { feedbackRow, refreshHistory, startHistory } from "./history.js";
-import { renderMarkdown, textDirection } from "./markdown.js";
+import { renderMarkdown, renderPassageText, textDirection } from "./markdown.js";
 import { reviewControls, showReview } from "./review.js";
 import { applyHealth, querySettings } from "./settings.js";
 import { ask } from "./stream.js";
@@ -98,7 +98,8 @@ function passageCard(turn, passage, reranked) {
     link.hidden = false;
   }
   const text = card.querySelector(".passage-text");
-  text.textContent = passage.chunk ?? "The history keeps which passage this was, not its text.";
+  if (passage.chunk === undefined) text.textContent = "The history keeps which passage this was, not its text.";
+  else renderPassageText(text, passage);
   text.classList.toggle("missing", passage.chunk === undefined);
   const score = (name, value, digits) => (typeof value === "number" ? `${name} ${value.toFixed(digits)}` : null);
   const joined = passage.relation && !passage.bm25_score && !passage.dense_score;  // not searched: a relation brought it

@@ -2,7 +2,7 @@
 // and marks the sentence or quote the claim rests on (the citation's spans, character offsets into the passage).
 // A citation the server could not verify is marked as such. Everything from the server is set as text;
 // marks are made by splitting text nodes with a Range, never by writing HTML.
-import { textDirection } from "./markdown.js";
+import { renderPassageText, textDirection } from "./markdown.js";
 
 const popover = document.getElementById("cite-popover");
 const UNSUPPORTED = "not supported by this passage";
@@ -132,9 +132,9 @@ function hidePopover(link) {
 export function showCitedPassage(turn, passage, citation) {
   for (const card of turn.element.querySelectorAll(".passage")) {
     card.classList.remove("is-target");
-    if (card.querySelector(".passage-text mark")) {
+    if (card.querySelector(".passage-text mark")) {  // back to the passage as it reads (markdown rendered)
       const other = turn.passages.find((p) => p.n === Number(card.dataset.n));
-      if (other && other.chunk !== undefined) card.querySelector(".passage-text").textContent = other.chunk;
+      if (other && other.chunk !== undefined) renderPassageText(card.querySelector(".passage-text"), other);
     }
   }
   const card = turn.element.querySelector(`.passage[data-n="${passage.n}"]`);
@@ -143,6 +143,7 @@ export function showCitedPassage(turn, passage, citation) {
   if (group) group.open = true;
   if (passage.chunk !== undefined) {  // entries of the history keep no passage text
     const text = card.querySelector(".passage-text");
+    text.classList.remove("markdown");  // the spans are the text's own characters: it is shown as written, marked
     markSpans(text, passage.chunk, citation ? citation.spans : []);
     text.classList.toggle("unverified-span", !citationCheck(citation).ok);
   }

@@ -116,4 +116,19 @@ export function renderMarkdown(container, text, makeLink) {
   container.dir = textDirection(container.textContent);
 }
 
+// A passage's text: sanitized markdown when its document was written in markdown (its "## headings" read as
+// headings), else plain text. Markers in a passage are its own text, never citations, so none become links.
+export function renderPassageText(container, passage) {
+  const markdown = passage.format === "markdown" && sanitizedMarkdown && passage.chunk;
+  container.classList.toggle("markdown", Boolean(markdown));
+  if (!markdown) {
+    container.textContent = passage.chunk;
+    return;
+  }
+  container.textContent = "";
+  container.appendChild(sanitizedMarkdown(passage.chunk));
+  unlinkOutside(container);
+  for (const block of container.querySelectorAll(BLOCKS)) block.setAttribute("dir", "auto");
+}
+
 export const markdownAvailable = Boolean(sanitizedMarkdown);

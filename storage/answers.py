@@ -37,6 +37,21 @@ class UnknownAnswer(LookupError):
     """No answer with that id is in the history."""
 
 
+class UnknownFeedback(LookupError):
+    """No feedback entry with that id was given on that answer by that reader."""
+
+    def __init__(self, entry):
+        super().__init__(f"No feedback entry {entry} of yours is on this answer; send the rating without \"entry\" "
+                         "to add one.")
+
+
+def check_entry(entry) -> int | None:
+    """A feedback entry's id as sent (None: add a new entry); HistoryError unless a whole number."""
+    if entry is not None and (isinstance(entry, bool) or not isinstance(entry, int) or not 0 < entry < 2**63):
+        raise HistoryError('"entry" must be the whole number a first rating of this answer returned.')
+    return entry
+
+
 def entry_row(entry: dict) -> dict:
     """The answers row of a History.log entry (see there), checked; HistoryError says what is wrong.
     The JSON_COLUMNS hold Python values; each backend stores them its way."""

@@ -34,6 +34,8 @@ from storage.answers import (  # noqa: F401 - the limits, SESSION_ID and the err
     SUMMARY_COLUMNS,
     HistoryError,
     UnknownAnswer,
+    UnknownFeedback,
+    check_entry,
     check_feedback_room,
     check_search,
     checked_comment,
@@ -92,6 +94,9 @@ MIGRATIONS = [
         "ALTER TABLE answers ADD COLUMN reviewed_by INTEGER",
         "CREATE INDEX answers_user ON answers(user_id, rowid)",
         *ACCOUNT_TABLES,
+    ),
+    (  # feedback that sticks (issue 34): who gave it, so that they can change it and see it again
+        "ALTER TABLE feedback ADD COLUMN user_id INTEGER",
     ),
 ]
 
@@ -236,23 +241,33 @@ class History:
         record["declined"] = bool(record["declined"])
         for key in JSON_COLUMNS:  # tiers is NULL in answers logged before readers were recorded
             record[key] = json.loads(record[key]) if record[key] is not None else None
-        feedback = self.db.execute("SELECT rating, comment, created_at FROM feedback WHERE answer_id = ? ORDER BY id",
-                                   (answer_id,)).fetchall()
+        feedback = self.db.execute("SELECT id, rating, comment, created_at, user_id FROM feedback WHERE answer_id = ? "
+                                   "ORDER BY id", (answer_id,)).fetchall()
         record["feedback"] = [dict(f) for f in feedback]
         return record
 
-    def add_feedback(self, answer_id: str, rating: str, comment: str | None = None) -> dict:
-        """Record an up or down rating with an optional comment; returns the answer's counts {"up": n, "down": n}."""
-        comment = checked_comment(rating, comment)
+    def add_feedback(self, answer_id: str, rating: str, comment: str | None = None, user: int | None = None,
+                     entry: int | None = None) -> dict:
+        """Record an up or down rating with an optional comment, given by user (None: a personal server's owner);
+        with entry, change that entry of theirs instead (a comment written after the thumb, or the other thumb).
+        Returns {"entry": its id, "up": n, "down": n}, the answer's counts."""
+        comment, entry = checked_comment(rating, comment), check_entry(entry)
         with Transaction(self.db) as db:
             self._require(db, answer_id)
-            count = db.execute("SELECT count(*) FROM feedback WHERE answer_id = ?", (answer_id,)).fetchone()[0]
-            check_feedback_room(count)
-            db.execute("INSERT INTO feedback (answer_id, rating, comment, created_at) VALUES (?, ?, ?, ?)",
-                       (answer_id, rating, comment or None, time.time()))
+            if entry is not None:
+                changed = db.execute("UPDATE feedback SET rating = ?, comment = ? WHERE id = ? AND answer_id = ? AND "
+                                     "user_id IS ?", (rating, comment or None, entry, answer_id, user)).rowcount
+                if not changed:
+                    raise UnknownFeedback(entry)
+            else:
+                count = db.execute("SELECT count(*) FROM feedback WHERE answer_id = ?", (answer_id,)).fetchone()[0]
+                check_feedback_room(count)
+                entry = db.execute("INSERT INTO feedback (answer_id, rating, comment, created_at, user_id) "
+                                   "VALUES (?, ?, ?, ?, ?)", (answer_id, rating, comment or None, time.time(),
+                                                              user)).lastrowid
             counts = dict(db.execute("SELECT rating, count(*) FROM feedback WHERE answer_id = ? GROUP BY rating",
                                      (answer_id,)).fetchall())
-        return {r: counts.get(r, 0) for r in RATINGS}
+        return {"entry": entry, **{r: counts.get(r, 0) for r in RATINGS}}
 
     def review(self, answer_id: str, status: str, corrected_text: str | None = None,
                reviewer: int | None = None) -> dict:

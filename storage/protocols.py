@@ -80,8 +80,10 @@ class History(Protocol):
     def accounts(self):
         """The users, tokens, sessions and usage counts kept in the same file."""
 
-    def add_feedback(self, answer_id: str, rating: str, comment: str | None = None) -> dict:
-        """Record an up or down rating with an optional comment; returns the answer's counts {"up": n, "down": n}."""
+    def add_feedback(self, answer_id: str, rating: str, comment: str | None = None, user: int | None = None,
+                     entry: int | None = None) -> dict:
+        """Record an up or down rating with an optional comment, given by user; with entry, change that entry of
+        theirs instead. Returns {"entry": its id, "up": n, "down": n}."""
 
     def get(self, answer_id: str, reader=None) -> dict | None:
         """The full record of one answer with its feedback list, or None if there is none with that id that"""

@@ -16,6 +16,14 @@ DOCUMENT_COLUMNS = ("id", "title", "author", "language", "format", "work", "tier
                     "owner", "content_hash", "status", "chunk_count", "created_at", "updated_at", "metadata")
 FILTER_FIELDS = ("language", "work", "tier", "community")
 DOCUMENT_SELECT = f"SELECT {', '.join(DOCUMENT_COLUMNS)} FROM documents"
+# The book manager's order: the reader's own uploads, then other uploads, then the built-in library (a corpus
+# build's documents, which have no file name); the argument is the reader's id (None: personal, no owner).
+OWN_FIRST = "CASE WHEN owner = ? THEN 0 WHEN filename IS NOT NULL THEN 1 ELSE 2 END"
+
+
+def reader_id(reader) -> int | None:
+    """The reader's user id, or None (personal server, or no reader)."""
+    return getattr(reader, "id", None)
 
 
 def from_json(value):
@@ -88,6 +96,13 @@ class StoreQueries:
         known = {r[0] for r in self._rows("SELECT DISTINCT language FROM documents WHERE language IS NOT NULL")}
         unknown = self._rows("SELECT title FROM documents WHERE language IS NULL AND title IS NOT NULL LIMIT 1000")
         return known | {found for found in (detect_language(title) for title, in unknown) if found}
+
+    def holds_works(self, names: tuple[str, ...], reader=None) -> bool:
+        """Whether reader sees a document whose work (else title) begins with one of names."""
+        visible, args = self.visible_clause(reader)
+        named = " OR ".join("coalesce(work, title) LIKE ?" for _ in names)
+        return bool(self._rows(f"SELECT 1 FROM documents WHERE {visible} AND ({named}) LIMIT 1",
+                               [*args, *(name.replace("%", "").replace("_", "") + "%" for name in names)]))
 
     def job_counts(self) -> dict[str, int]:
         """How many jobs are in each status."""

@@ -17,7 +17,7 @@ import numpy as np
 from accounts.roles import DEFAULT_TIER
 from models import Chunk, DocumentInfo, Job
 from storage.database import Connections, SqliteSql, Transaction, migrate
-from storage.queries import DOCUMENT_SELECT, StoreQueries, document_of
+from storage.queries import DOCUMENT_SELECT, OWN_FIRST, StoreQueries, document_of, reader_id
 from storage.schema import MIGRATIONS
 
 
@@ -84,8 +84,8 @@ class Store(SqliteSql, StoreQueries):
         args += [f"%{search}%"] if search else []
         total = self.db.execute(f"SELECT count(*) FROM documents {where}", args).fetchone()[0]
         rows = self.db.execute(
-            f"{DOCUMENT_SELECT} {where} ORDER BY updated_at DESC, id LIMIT ? OFFSET ?",
-            [*args, limit, offset],
+            f"{DOCUMENT_SELECT} {where} ORDER BY {OWN_FIRST}, updated_at DESC, id LIMIT ? OFFSET ?",
+            [*args, reader_id(reader), limit, offset],
         ).fetchall()
         return [document_of(r) for r in rows], total
 

@@ -7,6 +7,8 @@ limits (`check_room`): its size (413 above MAX_UPLOAD_BYTES), the library's uplo
 above MAX_LIBRARY_BYTES) and the jobs waiting (429 from MAX_QUEUED_JOBS on, re-indexing too).
 Files are stored under names the server makes; the user's file name is kept for display only.
 A document is its owner's (and the admins'): only they replace it by uploading to its id, re-index or remove it.
+The built-in library (a corpus build's documents, such as the default Wikipedia library) is read-only unless
+BUILTIN_REMOVABLE: a remove is a 403 and an upload to its id is kept apart under a new one.
 To anyone else its id is answered as an id that does not exist: a 404, and an upload to it becomes a document of
 its own under a new id. A tier must be one of accounts/roles.TIERS.
 """
@@ -28,7 +30,7 @@ from storage.store import Store
 from web.auth import accounts, reader, require
 from web.errors import ApiError
 from web.services import services
-from web.shaping import document_json, job_json
+from web.shaping import document_json, job_json, read_only
 from web.validation import MAX_OFFSET, whole_number
 
 bp = Blueprint("documents", __name__)
@@ -126,10 +128,10 @@ def upload():
                        "the library holds already; it was not added again. Upload it under that id to replace it.",
                        409, {"X-Duplicate-Of": same.id})
     target = worker.store.document(wanted)
-    if target is not None and who.owns(target.owner):  # a new version: it stays its owner's
+    if target is not None and who.owns(target.owner) and not read_only(target):  # a new version: its owner's still
         options.pop("owner", None)
         options.update({"owner": target.owner} if target.owner is not None else {})
-    elif target is not None:  # another's, seen or not: answered as for a new id, and kept apart under a new one
+    elif target is not None:  # another's (or the built-in library's): as for a new id, kept apart under a new one
         options["document_id"] = fresh_id(worker.store, wanted)
     with ROOM:  # the checks and the queueing together, so two uploads at once cannot both take the last room
         check_room(worker, len(data), display_name(upload.filename))
@@ -163,6 +165,9 @@ def delete_document(doc_id: str):
     """Remove a document, its passages and its stored file."""
     require(REMOVE)
     owned(doc_id)
+    if read_only(store().document(doc_id)):
+        raise ApiError(f"{doc_id!r} belongs to the built-in library (made by a corpus build, not uploaded), which is "
+                       "read-only; start the server with BUILTIN_REMOVABLE=1 to remove its documents.", 403)
     removed = ingestor().delete(doc_id)
     if removed is None:
         raise ApiError(f"No document {doc_id}.", 404)

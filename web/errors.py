@@ -12,6 +12,7 @@ from werkzeug.exceptions import HTTPException
 from accounts.limits import OverLimit
 from ingest.records import RejectedFile
 from postgres.database import Unavailable
+from storage.answers import UnknownFeedback
 from storage.history import HistoryError, UnknownAnswer
 
 # The page loads its script and style from this origin only and never runs inline code.
@@ -64,6 +65,7 @@ def register_error_handlers(app) -> None:
     # lower layers' errors whose messages are written for the client
     app.register_error_handler(HistoryError, lambda e: respond(ApiError(str(e), 400)))
     app.register_error_handler(UnknownAnswer, lambda e: respond(unknown_answer(e.args[0] if e.args else "")))
+    app.register_error_handler(UnknownFeedback, lambda e: respond(ApiError(e.args[0], 404)))
     app.register_error_handler(OverLimit, lambda e: respond(ApiError(e.message, 429,
                                                                      {"Retry-After": str(e.retry_after)})))
     app.register_error_handler(RejectedFile, lambda e: respond(ApiError(str(e), 415)))

@@ -2,7 +2,8 @@
 
 GET /api/history?q=&session_id=&status=&limit=&offset= lists answer summaries, newest first;
 GET /api/history/<id> gives one answer in full with its feedback; POST /api/history/<id>/feedback
-takes {"rating": "up"|"down", "comment"?}; POST /api/history/<id>/review takes {"status", "corrected_text"?}.
+takes {"rating": "up"|"down", "comment"?, "entry"?} (entry: change one's own rating, as a comment written after the
+thumb does); POST /api/history/<id>/review takes {"status", "corrected_text"?}.
 A reader reads and rates their own answers; reviewers (posek, reviewer, admin) read every answer and review them,
 and see no passage of a document hidden from them. Another user's answer is as absent as one never logged (404).
 Shapes and types are checked here, values by History (its HistoryError messages are written for the client,
@@ -21,7 +22,7 @@ from web.validation import MAX_OFFSET, json_body, whole_number
 bp = Blueprint("history", __name__)
 
 SEARCH_PARAMS = ("q", "session_id", "status", "limit", "offset")
-FEEDBACK_FIELDS = ("rating", "comment")
+FEEDBACK_FIELDS = ("rating", "comment", "entry")
 REVIEW_FIELDS = ("status", "corrected_text")
 DEFAULT_PAGE = 20
 WITHHELD = "(withheld: this answer rests on passages you may not read)"
@@ -63,6 +64,8 @@ def readable(answer_id: str, who, hidden=...) -> dict:
     found = history().get(answer_id, reader=who)
     if found is None:
         raise unknown_answer(answer_id)
+    found["feedback"] = [{**{k: v for k, v in f.items() if k != "user_id"}, "mine": f.get("user_id") == who.id}
+                         for f in found["feedback"]]  # who gave the others is not told
     if found.get("user_id") != who.id:
         hidden = hidden_documents(who) if hidden is ... else hidden
         kept = [p for p in found["passages"] if hidden is not None and p.get("doc_id") not in hidden]
@@ -90,14 +93,18 @@ def withheld(items: list[dict], who, hidden: frozenset[str]) -> list[dict]:
 
 @bp.post("/api/history/<answer_id>/feedback")
 def feedback(answer_id: str):
-    """Record a thumbs up or down, optionally with a comment; 201 with the answer's counts."""
-    readable(answer_id, require(FEEDBACK))
+    """Record a thumbs up or down, optionally with a comment: 201 with the entry's id and the answer's counts.
+    With "entry" (that id), change the reader's own entry instead, e.g. with a comment written after the thumb: 200."""
+    who = require(FEEDBACK)
+    readable(answer_id, who)
     body = json_body(FEEDBACK_FIELDS, '{"rating": "up", "comment": "clear and well sourced"}')
     if "rating" not in body:
         raise ApiError('Missing "rating": send "up" or "down".')
-    counts = history().add_feedback(answer_id, body["rating"], body.get("comment"))
+    given = history().add_feedback(answer_id, body["rating"], body.get("comment"), user=who.id,
+                                   entry=body.get("entry"))
     current_app.logger.info("feedback %s on answer %s", body["rating"], answer_id)
-    return {"id": answer_id, "feedback": counts}, 201
+    entry = given.pop("entry")
+    return {"id": answer_id, "entry": entry, "feedback": given}, 200 if body.get("entry") is not None else 201
 
 
 @bp.post("/api/history/<answer_id>/review")

@@ -15,6 +15,7 @@ from accounts.limits import check_query
 from accounts.roles import ASK, USERS
 from configuration.settings import current
 from models import Ask
+from question.halacha import WORK_TITLES
 from search.section_filters import SECTION_FILTERS
 from storage import provider_state
 from web.auth import accounts, reader, require, shared
@@ -52,7 +53,9 @@ def health():
         warmer = live.ingestor.warmer if live.ingestor is not None else None
         if not limited and warmer is not None:
             library["sentences"] = {"state": warmer.state, "warmed": warmer.warmed}  # search/sentence_vectors.py
+        religious_law = live.store is not None and live.store.holds_works(WORK_TITLES, who)
         return {"status": "ok", "access": "shared" if shared() else "personal", **described, **live.info,
+                "religious_law": religious_law,  # the page's words of religious law are shown only then
                 "library": library, **({} if limited else {"process": process()}),
                 "providers": shared_providers(described["providers"]),
                 **({"database": state} if state is not None else {})}

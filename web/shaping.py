@@ -19,8 +19,9 @@ from web.metrics import observe
 from web.services import kept_history, services
 
 
-def passage_json(n: int, hit: Hit, link: str | None = None) -> dict:
-    """A hit as the API shows it; ce_score is the hybrid score when no cross-encoder ran; link: its lesson's."""
+def passage_json(n: int, hit: Hit, link: str | None = None, text_format: str | None = None) -> dict:
+    """A hit as the API shows it; ce_score is the hybrid score when no cross-encoder ran; link: its lesson's;
+    text_format: its document's format ("markdown": the page renders its text as markdown)."""
     limit = max_passage_chars(current().library.max_chars)  # an upload's passage fits whole
     texts = {"chunk": hit.chunk.text, "context_before": hit.context_before, "context_after": hit.context_after}
     truncated = any(text is not None and len(text) > limit for text in texts.values())
@@ -48,16 +49,19 @@ def passage_json(n: int, hit: Hit, link: str | None = None) -> dict:
         "truncated": truncated,
         "relation": hit.relation,  # that brought it in, or another passage in beside it (search/related.py)
         "link": link,
+        "format": text_format,
     }
 
 
-def lesson_links(hits: list[Hit]) -> list[str | None]:
-    """The link of each hit's lesson, when its document is a course script that gives one (ingest/course.py)."""
+def documents_of(hits: list[Hit]) -> list[tuple[str | None, str | None]]:
+    """Each hit's lesson link, when its document is a course script that gives one (ingest/course.py), and its
+    document's format; (None, None) without a store."""
     store = services().store
     if store is None or not hits:
-        return [None] * len(hits)
+        return [(None, None)] * len(hits)
     documents = {doc_id: store.document(doc_id) for doc_id in {h.chunk.doc_id for h in hits}}
-    return [passage_link(documents[h.chunk.doc_id], h.chunk.section_path) for h in hits]
+    return [(passage_link(documents[h.chunk.doc_id], h.chunk.section_path),
+             getattr(documents[h.chunk.doc_id], "format", None)) for h in hits]
 
 
 def relation_json(relation: Relation, in_library: dict[str, bool] | None = None) -> dict:
@@ -81,8 +85,8 @@ def question_json(question: Question) -> dict:
 def evidence_json(evidence: Evidence) -> dict:
     """The "sources" event: the passages, whether a cross-encoder ordered them, the follow-up search, and every
     search made (by the pipeline, or by a writer that searched for itself) with its filters and what it found."""
-    links = lesson_links(evidence.hits)
-    return {"passages": [passage_json(n, hit, link) for n, (hit, link) in enumerate(zip(evidence.hits, links), start=1)],
+    found = documents_of(evidence.hits)
+    return {"passages": [passage_json(n, hit, *place) for n, (hit, place) in enumerate(zip(evidence.hits, found), start=1)],
             "reranked": evidence.reranked, "followup_retrieval": evidence.followup, "searches": evidence.searches}
 
 
@@ -146,8 +150,19 @@ def job_json(job) -> dict:
 
 def document_json(doc) -> dict:
     """A document's metadata, without its text."""
-    return {k: getattr(doc, k) for k in ("id", "title", "author", "language", "format", "work", "tier", "community",
-                                         "filename", "chunk_count", "created_at", "updated_at")}
+    return {**{k: getattr(doc, k) for k in ("id", "title", "author", "language", "format", "work", "tier", "community",
+                                            "filename", "chunk_count", "created_at", "updated_at")},
+            "built_in": built_in(doc), "read_only": read_only(doc)}
+
+
+def built_in(doc) -> bool:
+    """Whether a document is the built-in library's: made by a corpus build (the default library), not uploaded."""
+    return doc.filename is None
+
+
+def read_only(doc) -> bool:
+    """Whether a document may not be replaced or removed: the built-in library's, unless BUILTIN_REMOVABLE."""
+    return doc is not None and built_in(doc) and not current().library.builtin_removable
 
 
 def sse(event: str, data: dict) -> str:

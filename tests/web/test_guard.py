@@ -19,7 +19,7 @@ FOREIGN = [
 
 @pytest.fixture
 def lib_client(tmp_path):
-    return library_app({"TESTING": True}, tmp_path / "lib").test_client()
+    return library_app({"TESTING": True, "BUILTIN_REMOVABLE": True}, tmp_path / "lib").test_client()  # deletes "fleming"
 
 
 @pytest.mark.parametrize("headers", FOREIGN)

@@ -79,10 +79,27 @@ def test_one_answer_in_full_and_404_for_an_unknown_id(client, history):
 def test_feedback_over_http(client, history):
     answer_id = history.log(entry())
     response = client.post(f"/api/history/{answer_id}/feedback", json={"rating": "down", "comment": "wrong year"})
-    assert response.status_code == 201 and response.json == {"id": answer_id, "feedback": {"up": 0, "down": 1}}
+    entry_id = response.json["entry"]
+    assert response.status_code == 201 and response.json == {"id": answer_id, "entry": entry_id,
+                                                              "feedback": {"up": 0, "down": 1}}
     assert client.post(f"/api/history/{answer_id}/feedback", json={"rating": "up"}).json["feedback"] == {"up": 1, "down": 1}
     assert [f["comment"] for f in history.get(answer_id)["feedback"]] == ["wrong year", None]
     assert client.get("/api/history").json["items"][0]["feedback"] == {"up": 1, "down": 1}
+
+
+def test_a_comment_written_after_the_thumb_changes_the_same_entry_and_is_shown_again(client, history):
+    answer_id = history.log(entry())
+    first = client.post(f"/api/history/{answer_id}/feedback", json={"rating": "up"}).json
+    later = client.post(f"/api/history/{answer_id}/feedback",
+                        json={"rating": "up", "comment": "clear and sourced", "entry": first["entry"]})
+    assert later.status_code == 200 and later.json["feedback"] == {"up": 1, "down": 0}  # one entry, now with a comment
+    record = client.get(f"/api/history/{answer_id}").json
+    assert record["feedback"] == [{"id": first["entry"], "rating": "up", "comment": "clear and sourced",
+                                   "created_at": record["feedback"][0]["created_at"], "mine": True}]
+    missing = client.post(f"/api/history/{answer_id}/feedback", json={"rating": "up", "entry": first["entry"] + 9})
+    assert missing.status_code == 404 and 'without "entry"' in missing.json["error"]
+    wrong = client.post(f"/api/history/{answer_id}/feedback", json={"rating": "up", "entry": "first"})
+    assert wrong.status_code == 400 and "whole number" in wrong.json["error"]
 
 
 @pytest.mark.parametrize("body, message", [
@@ -91,7 +108,7 @@ def test_feedback_over_http(client, history):
     ({"rating": ["up"]}, '"rating" must be "up" or "down"'),
     ({"rating": "up", "comment": 3}, '"comment" must be text'),
     ({"rating": "up", "comment": "x" * 2001}, "the limit is 2,000"),
-    ({"rating": "up", "stars": 5}, "Unknown field(s): stars. Allowed fields: rating, comment"),
+    ({"rating": "up", "stars": 5}, "Unknown field(s): stars. Allowed fields: rating, comment, entry"),
     ([1, 2], "Send a JSON object"),
 ])
 def test_bad_feedback_is_400(client, history, body, message):

@@ -99,7 +99,7 @@ SCHEMAS = {
         "type": "object", "description": "A passage found; [n] in the answer cites passage n.",
         "required": ["n", "id", "doc_id", "title", "chunk", "ce_score", "bm25_score", "dense_score", "hybrid_score",
                      "ref", "ref_he", "parent_ref", "section_path", "community", "era", "authority_weight", "tier",
-                     "context_before", "context_after", "truncated", "relation", "link"],
+                     "context_before", "context_after", "truncated", "relation", "link", "format"],
         "properties": {
             "n": {"type": "integer", "minimum": 1}, "id": TEXT, "doc_id": TEXT, "title": TEXT, "chunk": TEXT,
             "ce_score": {**NUMBER, "description": "The cross-encoder's score, else the hybrid one."},
@@ -112,6 +112,8 @@ SCHEMAS = {
             "relation": nullable(ref("RelationMark")),
             "link": {"type": ["string", "null"], "pattern": "^https?://",
                      "description": "The link of the passage's lesson, when a course script gives one."},
+            "format": {**NULLABLE_TEXT, "description": "Its document's format (pdf, markdown, html…): the page "
+                                                       "renders a markdown passage as markdown."},
         },
     },
     "Citation": {
@@ -218,10 +220,13 @@ SCHEMAS = {
     "Health": {
         "type": "object", "description": "What is live.",
         "required": ["status", "access", "library", "reranker", "rerank_note", "generator", "providers",
-                     "languages"],
+                     "languages", "religious_law"],
         "properties": {
             "status": {"const": "ok"},
             "access": {"enum": ["personal", "shared"], "description": "shared: sign-in is needed."},
+            "religious_law": {"type": "boolean", "description": "The asker sees a work of religious law in the "
+                                                                "library (the Shulchan Arukh, the Mishneh Torah…); "
+                                                                "the page shows its words (Posek view) only then."},
             "library": {
                 "type": "object",
                 "description": "The library's size and where it is; on a shared server only admins see more "

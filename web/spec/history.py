@@ -84,8 +84,10 @@ SCHEMAS = {
         "additionalProperties": False,
     },
     "Feedback": {
-        "type": "object", "required": ["rating", "comment", "created_at"],
-        "properties": {"rating": {"enum": list(RATINGS)}, "comment": NULLABLE_TEXT, "created_at": {"type": "number"}},
+        "type": "object", "required": ["id", "rating", "comment", "created_at", "mine"],
+        "properties": {"id": {"type": "integer", "description": "The entry, to change it (FeedbackRequest.entry)."},
+                       "rating": {"enum": list(RATINGS)}, "comment": NULLABLE_TEXT, "created_at": {"type": "number"},
+                       "mine": {"type": "boolean", "description": "Given by the reader who asks."}},
         "additionalProperties": False,
     },
     "AnswerRecord": {
@@ -114,11 +116,17 @@ SCHEMAS = {
     "FeedbackRequest": {
         "type": "object", "required": ["rating"],
         "properties": {"rating": {"enum": list(RATINGS)},
-                       "comment": {"type": ["string", "null"], "maxLength": MAX_COMMENT_CHARS}},
+                       "comment": {"type": ["string", "null"], "maxLength": MAX_COMMENT_CHARS},
+                       "entry": {"type": "integer", "minimum": 1,
+                                 "description": "Change this entry of the reader's (its id, as the first rating "
+                                                "returned) instead of adding one: a comment written after the thumb, "
+                                                "or the other thumb."}},
         "additionalProperties": False,
     },
     "FeedbackCounts": {
-        "type": "object", "required": ["id", "feedback"], "properties": {"id": TEXT, "feedback": FEEDBACK_COUNTS},
+        "type": "object", "required": ["id", "entry", "feedback"],
+        "properties": {"id": TEXT, "entry": {"type": "integer", "description": "The feedback entry's id."},
+                       "feedback": FEEDBACK_COUNTS},
         "additionalProperties": False,
     },
     "ReviewRequest": {
@@ -164,7 +172,9 @@ PATHS = {
         {200: ok(ref("AnswerRecord"))}, (404,), tags=TAGS, parameters=[ANSWER_ID])}},
     "/api/history/{answer_id}/feedback": {"post": {"operationId": "rateAnswer", **operation(
         f"Rate an answer up or down, with an optional comment (at most {MAX_FEEDBACK_PER_ANSWER} an answer).",
-        {201: {"description": "Recorded; the answer's counts.", "content": json_content(ref("FeedbackCounts"))}},
+        {201: {"description": "Recorded; the answer's counts.", "content": json_content(ref("FeedbackCounts"))},
+         200: {"description": "The reader's entry changed; the answer's counts.",
+               "content": json_content(ref("FeedbackCounts"))}},
         (404, 413), tags=TAGS, parameters=[ANSWER_ID], request=body(ref("FeedbackRequest")))}},
     "/api/history/{answer_id}/review": {"post": {"operationId": "reviewAnswer", **operation(
         "Set an answer's review status (reviewers): approved, corrected with the corrected text, rejected.",

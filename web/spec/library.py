@@ -15,6 +15,7 @@ TAGS = ("library",)
 TEXT = {"type": "string"}
 NULLABLE_TEXT = {"type": ["string", "null"]}
 COUNT = {"type": "integer", "minimum": 0}
+BOOLEAN = {"type": "boolean"}
 TIME = {"type": "number", "description": "Seconds since the epoch."}
 LOCATION = {"Location": {"required": True, "schema": {"type": "string"}, "description": "The job's URL."}}
 DOC_ID = path_param("doc_id", {"type": "string", "minLength": 1}, 'The document\'s "id".')
@@ -98,17 +99,21 @@ SCHEMAS = {
     "Document": {
         "type": "object", "description": "A document's metadata, without its text.",
         "required": ["id", "title", "author", "language", "format", "work", "tier", "community", "filename",
-                     "chunk_count", "created_at", "updated_at"],
+                     "chunk_count", "created_at", "updated_at", "built_in", "read_only"],
         "properties": {
             "id": TEXT, "title": TEXT, "author": NULLABLE_TEXT, "language": NULLABLE_TEXT,
             "format": TEXT, "work": NULLABLE_TEXT,
             "tier": {**NULLABLE_TEXT, "description": 'null: "public".'}, "community": NULLABLE_TEXT,
             "filename": {**NULLABLE_TEXT, "description": "The uploaded file's name; null for a corpus build."},
             "chunk_count": COUNT, "created_at": TIME, "updated_at": TIME,
+            "built_in": {**BOOLEAN, "description": "Made by a corpus build (the default library), not uploaded."},
+            "read_only": {**BOOLEAN, "description": "The built-in library's, which may not be removed or replaced "
+                                                   "unless the server sets BUILTIN_REMOVABLE."},
         },
         "additionalProperties": False,
     },
-    "DocumentPage": page("documents", ref("Document"), PAGE_MAX, "A page of the documents the reader sees, newest first."),
+    "DocumentPage": page("documents", ref("Document"), PAGE_MAX, "A page of the documents the reader sees: their own uploads first, then other uploads, "
+                                                       "then the built-in library; newest first within each."),
     "DocumentDeleted": {
         "type": "object", "required": ["deleted", "chunks_removed"],
         "properties": {"deleted": {**TEXT, "description": "The document's id."}, "chunks_removed": COUNT},
@@ -159,7 +164,8 @@ PATHS = {
             ]),
     },
     "/api/documents/{doc_id}": {
-        "delete": operation("Remove a document, its passages and its stored file.", {200: ok(ref("DocumentDeleted"))},
+        "delete": operation("Remove a document, its passages and its stored file (403 for the built-in library's, "
+                            "read-only unless BUILTIN_REMOVABLE).", {200: ok(ref("DocumentDeleted"))},
                             (404, 409), tags=TAGS, parameters=[DOC_ID]),
     },
     "/api/documents/{doc_id}/reindex": {

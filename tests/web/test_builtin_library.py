@@ -1,0 +1,62 @@
+"""The built-in library (a corpus build's documents, as the default Wikipedia library is) is read-only unless the
+server says otherwise, the book manager lists the user's own books first, and the page learns whether the library
+holds a work of religious law; over HTTP, on each backend."""
+import pytest
+
+from builders import BOOK, library_app, upload, wait_for
+from conftest import CORPUS
+from models import Document
+from accounts.roles import Reader
+
+SHULCHAN_ARUKH = "Shulchan Arukh, Orach Chayim\n\nSiman 1\n\nOne should rise in the morning like a lion.\n"
+
+
+@pytest.fixture
+def client(tmp_path, backend):
+    return library_app({"TESTING": True}, tmp_path / "lib", backend=backend).test_client()
+
+
+def test_the_built_in_library_cannot_be_removed_or_replaced_and_comes_after_the_users_books(client):
+    listed = client.get("/api/documents").get_json()["documents"]
+    assert {d["id"] for d in listed} == {d.id for d in CORPUS}
+    assert all(d["built_in"] and d["read_only"] for d in listed)
+
+    refused = client.delete("/api/documents/fleming")
+    assert refused.status_code == 403 and "BUILTIN_REMOVABLE" in refused.get_json()["error"]
+    assert client.get("/api/stats").get_json()["documents"] == len(CORPUS)  # nothing lost
+
+    # An upload to a built-in document's id is kept apart under a new id: the built-in one stays as it was.
+    kept = wait_for(client, upload(client, "kettles.txt", BOOK.encode(), document_id="fleming").get_json())
+    assert kept["status"] == "done" and kept["document_id"].startswith("fleming-")
+    assert client.get("/api/documents?q=Fleming").get_json()["documents"][0]["built_in"]
+
+    listed = client.get("/api/documents").get_json()["documents"]
+    assert listed[0]["id"] == kept["document_id"] and not listed[0]["built_in"] and not listed[0]["read_only"]
+    assert [d["built_in"] for d in listed] == [False] + [True] * len(CORPUS)
+    assert client.delete(f"/api/documents/{kept['document_id']}").status_code == 200  # the user's own: removable
+
+
+def test_a_server_that_allows_it_removes_built_in_documents(tmp_path, backend):
+    client = library_app({"TESTING": True, "BUILTIN_REMOVABLE": True}, tmp_path / "lib", backend=backend).test_client()
+    assert not client.get("/api/documents").get_json()["documents"][0]["read_only"]
+    assert client.delete("/api/documents/fleming").status_code == 200
+    assert client.get("/api/stats").get_json()["documents"] == len(CORPUS) - 1
+
+
+def test_health_says_whether_the_library_holds_a_work_of_religious_law(client):
+    assert client.get("/api/health").get_json()["religious_law"] is False
+    wait_for(client, upload(client, "oc.txt", SHULCHAN_ARUKH.encode(), work="Shulchan Arukh, Orach Chayim").get_json())
+    assert client.get("/api/health").get_json()["religious_law"] is True
+
+
+def test_a_hebrew_title_names_a_work_of_religious_law_and_a_readers_own_books_come_first(backend):
+    hebrew = [*CORPUS, Document("oc-1", "שולחן ערוך, אורח חיים", "יתגבר כארי לעמוד בבוקר לעבודת בוראו.")]
+    store = backend.build(hebrew).store
+    assert store.holds_works(("Shulchan Arukh", "שולחן ערוך"))
+    assert not store.holds_works(("Mishneh Torah", "משנה תורה"))
+
+    store._write(lambda execute: execute("UPDATE documents SET owner = 8, filename = 'b.txt' WHERE id = 'fleming'"))
+    store._write(lambda execute: execute("UPDATE documents SET owner = 7, filename = 'a.txt' WHERE id = 'everest'"))
+    admin = Reader(7, "rivka", "admin", frozenset({"public"}), everything=True)
+    assert [d.id for d in store.documents(reader=admin)[0]][:2] == ["everest", "fleming"]  # hers, then another's
+    assert store.documents()[0][0].id in ("everest", "fleming")  # no reader: the uploads still before the corpus

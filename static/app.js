@@ -10,6 +10,7 @@ import { renderMarkdown, renderPassageText, textDirection } from "./markdown.js"
 import { reviewControls, showReview } from "./review.js";
 import { applyHealth, querySettings } from "./settings.js";
 import { ask } from "./stream.js";
+import { applyWording, count } from "./wording.js";
 
 const form = document.getElementById("ask");
 const input = document.getElementById("question");
@@ -46,10 +47,11 @@ async function checkHealth() {
     const data = await response.json();
     if (data.status === "ok") {
       const rerank = data.reranker ? `re-ranked by ${data.reranker}` : "no re-ranking";
-      const size = data.library.chunks === undefined ? "" : ` · ${data.library.chunks.toLocaleString()} passages`;
+      const size = data.library.chunks === undefined ? "" : ` · ${count(data.library.chunks, "passage")}`;
       healthLine.textContent = `Ready${size} · answers by ${data.generator} · ${rerank}`;
       healthLine.className = "health ok";
       applyHealth(data);
+      applyWording(data.religious_law);
       return;
     }
     healthLine.textContent = data.status === "error" ? `Not ready: ${data.error}` : "Loading models and library…";
@@ -148,7 +150,7 @@ function showSources(turn, sources) {
   showSearches(turn, sources.searches || []);
   if (sources.followup_retrieval) {
     const { query, added } = sources.followup_retrieval;
-    turn.part(".followup").textContent = `The evidence was weak, so Evidenz searched once more for “${query}” (${added} passage${added === 1 ? "" : "s"} added).`;
+    turn.part(".followup").textContent = `The evidence was weak, so Evidenz searched once more for “${query}” (${count(added, "passage")} added).`;
     turn.part(".followup").hidden = false;
   }
 }
@@ -249,7 +251,7 @@ function finish(turn, done) {
     turn.part(".timing").textContent = `${Math.round(done.timings_ms.total).toLocaleString()} ms`;
   }
   if (!done.id) return;
-  turn.element.appendChild(feedbackRow(done.id));
+  turn.element.appendChild(feedbackRow(done.id, done.given));
   const controls = reviewControls(done.id, turn.part(".review-note"), turn.text, done.review);  // null unless a reviewer
   if (controls) turn.element.appendChild(controls);
 }
@@ -313,7 +315,8 @@ function openEntry(entry) {
   if (entry.session_id) sessionId = entry.session_id;
   const turn = newTurn(entry.question);
   showAnswer(turn, { ...entry, rewritten: entry.standalone_question && entry.standalone_question !== entry.question });
-  finish(turn, { id: entry.id, timings_ms: entry.timings_ms || entry.timings, review: entry });
+  const given = (entry.feedback || []).filter((f) => f.mine).pop() || null;  // the reader's own, latest
+  finish(turn, { id: entry.id, timings_ms: entry.timings_ms || entry.timings, review: entry, given });
   const note = turn.part(".from-history");
   note.textContent = `From the history, ${new Date(entry.created_at * 1000).toLocaleString()}`;
   note.hidden = false;

@@ -3,6 +3,7 @@
 // narrows the next questions to it: the scope line above the question box says so, and its ✕ searches everything
 // again. As everywhere on the page, every string from the server is inserted as text, never as HTML.
 import { readJson, request } from "./api.js";
+import { count } from "./wording.js";
 
 const panel = document.getElementById("library-panel");
 const tree = document.getElementById("catalog");
@@ -44,14 +45,14 @@ function link(href, text) {
 function sectionItem(work, section) {
   const item = element("li", "catalog-section");
   const name = section.heading ? `${section.title} · ${section.heading}` : section.title;
-  const count = ` (${section.passages.toLocaleString()})`;
+  const size = ` (${section.passages.toLocaleString()})`;
   if (section.number === null) {
-    item.append(element("bdi", "", name), count);
+    item.append(element("bdi", "", name), size);
   } else {
     const part = section.within.length ? section.within[section.within.length - 1] : null;
     const button = element("button", "section-filter", "");
     button.type = "button";
-    button.append(element("bdi", "", name), count);
+    button.append(element("bdi", "", name), size);
     button.title = "Search only this section";
     button.addEventListener("click", () => setScope(
       { document_ids: [work.document_id], section: section.number, ...(part ? { part } : {}) },
@@ -66,7 +67,7 @@ function workEntry(work) {
   const entry = element("details", "catalog-work");
   const summary = element("summary");
   summary.append(element("bdi", "catalog-title", work.work));
-  const about = [work.author, work.language, `${work.passages.toLocaleString()} passages`].filter(Boolean).join(" · ");
+  const about = [work.author, work.language, count(work.passages, "passage")].filter(Boolean).join(" · ");
   summary.append(element("span", "panel-note", ` ${about}`));
   entry.appendChild(summary);
   const whole = element("button", "secondary work-filter", "Search this work");

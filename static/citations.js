@@ -3,6 +3,7 @@
 // A citation the server could not verify is marked as such. Everything from the server is set as text;
 // marks are made by splitting text nodes with a Range, never by writing HTML.
 import { renderPassageText, textDirection } from "./markdown.js";
+import { revealSources } from "./sources.js";
 
 const popover = document.getElementById("cite-popover");
 const UNSUPPORTED = "not supported by this passage";
@@ -139,6 +140,7 @@ export function showCitedPassage(turn, passage, citation) {
   }
   const card = turn.element.querySelector(`.passage[data-n="${passage.n}"]`);
   if (!card) return;
+  revealSources(turn.element);  // its evidence, were all sources hidden
   const group = card.closest("details");  // its group of the evidence may be collapsed
   if (group) group.open = true;
   if (passage.chunk !== undefined) {  // entries of the history keep no passage text

@@ -5,6 +5,7 @@ import { readJson, request, sendJson } from "./api.js";
 
 const list = document.getElementById("history-list");
 const search = document.getElementById("history-search");
+const statusFilter = document.getElementById("history-filter");  // the review queue: reviewers pick a status
 const statusLine = document.getElementById("history-status");
 const SEARCH_DELAY_MS = 250;
 const PAGE = 50;
@@ -50,9 +51,10 @@ function entryItem(entry) {
 export async function refreshHistory() {
   const asked = ++latestRequest;  // answers of older searches that arrive late are dropped
   const query = encodeURIComponent(search.value.trim());
+  const status = statusFilter.closest("label").hidden ? "" : statusFilter.value;
   let response;
   try {
-    response = await request(`/api/history?limit=${PAGE}&q=${query}`);
+    response = await request(`/api/history?limit=${PAGE}&q=${query}${status ? `&status=${status}` : ""}`);
   } catch (err) {
     statusLine.textContent = "History cannot be reached.";
     return;
@@ -66,7 +68,7 @@ export async function refreshHistory() {
   list.textContent = "";
   for (const entry of data.items || []) list.appendChild(entryItem(entry));
   const shown = (data.items || []).length;
-  summary = statusLine.textContent = !shown ? (query ? "Nothing matches." : "No questions yet.")
+  summary = statusLine.textContent = !shown ? (query || status ? "Nothing matches." : "No questions yet.")
     : data.total > shown ? `${shown} of ${data.total.toLocaleString()} shown` : `${shown} answer${shown === 1 ? "" : "s"}`;
 }
 
@@ -100,7 +102,10 @@ function thumb(rating) {
 }
 
 // The feedback row of an answer with history id: thumb up or down with an optional comment, then a confirmation.
-export function feedbackRow(id) {
+// The first thumb adds the reader's entry; the other thumb, or a comment written after it (sent with Enter, on
+// leaving the box, or with "Send comment"), changes that same entry. given: the reader's entry already saved
+// ({id, rating, comment}), shown pressed when an answer is opened again from the history.
+export function feedbackRow(id, given = null) {
   const row = document.createElement("div");
   row.className = "feedback";
   const label = document.createElement("span");
@@ -112,43 +117,81 @@ export function feedbackRow(id) {
   comment.maxLength = 2000;
   comment.placeholder = "Comment (optional)";
   comment.setAttribute("aria-label", "Comment on this answer (optional)");
+  const send = document.createElement("button");
+  send.type = "button";
+  send.className = "secondary send-comment";
+  send.textContent = "Send comment";
+  send.hidden = true;
   const confirmation = document.createElement("span");
   confirmation.className = "feedback-status";
   confirmation.setAttribute("role", "status");
   confirmation.setAttribute("aria-live", "polite");
+  const saved = { entry: given ? given.id : null, rating: given ? given.rating : null,
+                  comment: given ? given.comment || "" : "" };
+  comment.value = saved.comment;
+  const say = (text, isError = false) => {
+    confirmation.textContent = text;
+    confirmation.classList.toggle("error", isError);
+  };
+
+  // One request at a time, in order: a thumb clicked while the comment box sends its change lands last.
+  let sending = Promise.resolve();
+  const rate = (rating) => { sending = sending.then(() => saveRating(rating)); return sending; };
+
+  async function saveRating(rating) {
+    if (rating === saved.rating && comment.value.trim() === saved.comment && saved.entry !== null) {
+      say("Your feedback is saved already.");
+      return;
+    }
+    const body = { rating };
+    if (comment.value.trim()) body.comment = comment.value.trim();
+    if (saved.entry !== null) body.entry = saved.entry;
+    say("Sending…");
+    let response;
+    try {
+      response = await sendJson(`/api/history/${encodeURIComponent(id)}/feedback`, "POST", body);
+    } catch (err) {
+      say("The server cannot be reached; try again.", true);
+      return;
+    }
+    const data = await readJson(response);
+    if (!response.ok) { say(data.error, true); return; }
+    Object.assign(saved, { entry: data.entry, rating, comment: body.comment || "" });
+    pressed();
+    say(`Thank you: feedback saved (${rating === "up" ? "good" : "poor"} answer${body.comment ? ", with your comment" : ""}).`);
+  }
+
   const buttons = [["up", "Yes, a good answer"], ["down", "No, a wrong or poor answer"]].map(([rating, text]) => {
     const button = document.createElement("button");
     button.type = "button";
     button.className = `rate rate-${rating}`;
+    button.dataset.rating = rating;
     button.appendChild(thumb(rating));
     button.title = text;
     button.setAttribute("aria-label", text);
-    button.setAttribute("aria-pressed", "false");
-    button.addEventListener("click", async () => {
-      confirmation.textContent = "Sending…";
-      confirmation.classList.remove("error");
-      const body = { rating };
-      if (comment.value.trim()) body.comment = comment.value.trim();
-      let response;
-      try {
-        response = await sendJson(`/api/history/${encodeURIComponent(id)}/feedback`, "POST", body);
-      } catch (err) {
-        confirmation.textContent = "The server cannot be reached; try again.";
-        confirmation.classList.add("error");
-        return;
-      }
-      const data = await readJson(response);
-      confirmation.classList.toggle("error", !response.ok);
-      if (!response.ok) {
-        confirmation.textContent = data.error;
-        return;
-      }
-      for (const other of row.querySelectorAll(".rate")) other.setAttribute("aria-pressed", String(other === button));
-      confirmation.textContent = `Thank you: feedback saved (${rating === "up" ? "good" : "poor"} answer${body.comment ? ", with your comment" : ""}).`;
-    });
+    button.addEventListener("click", () => rate(rating));
     return button;
   });
-  row.append(label, ...buttons, comment, confirmation);
+  function pressed() {
+    for (const button of buttons) button.setAttribute("aria-pressed", String(button.dataset.rating === saved.rating));
+    send.hidden = comment.value.trim() === saved.comment;
+  }
+  // A comment is sent with the thumb already given. Before any thumb it waits to go with the first one; sent
+  // explicitly (Enter, "Send comment") the page says so, and never drops it unsaid.
+  function sendComment(explicit) {
+    if (comment.value.trim() === saved.comment) return;
+    if (saved.rating !== null) rate(saved.rating);
+    else if (explicit) say("Choose a thumb, up or down: your comment is sent with it.", true);
+  }
+  comment.addEventListener("input", () => { send.hidden = comment.value.trim() === saved.comment; });
+  comment.addEventListener("change", () => sendComment(false));
+  comment.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && !event.isComposing) { event.preventDefault(); sendComment(true); }
+  });
+  send.addEventListener("click", () => sendComment(true));
+  pressed();
+  if (given) say(`Your feedback: ${given.rating === "up" ? "good" : "poor"} answer${given.comment ? ", with your comment" : ""}.`);
+  row.append(label, ...buttons, comment, send, confirmation);
   return row;
 }
 
@@ -159,5 +202,6 @@ export function startHistory(open) {
     clearTimeout(searchTimer);
     searchTimer = setTimeout(refreshHistory, SEARCH_DELAY_MS);
   });
+  statusFilter.addEventListener("change", refreshHistory);
   refreshHistory();
 }

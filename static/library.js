@@ -1,8 +1,11 @@
 // The book manager: upload files with a progress bar, follow their ingest jobs, list, re-index and remove documents.
+// The reader's own books come first (the server orders them); the built-in library's documents are marked as
+// such and, being read-only unless the server says otherwise, have no Remove button.
 // As in app.js, every string from the server is inserted as text, never as HTML. Remove and Re-index are shown
 // only to readers whose role may (account.js); the upload form is hidden from the others.
 import { may } from "./account.js";
 import { changeHeaders, readJson, request } from "./api.js";
+import { count } from "./wording.js";
 
 const panel = document.getElementById("library-panel");
 const uploadForm = document.getElementById("upload");
@@ -29,7 +32,7 @@ async function refreshDocuments() {
     request("/api/stats").then(readJson),
   ]);
   if (stats.documents !== undefined) {
-    statsLine.textContent = `· ${stats.documents.toLocaleString()} documents · ${stats.chunks.toLocaleString()} passages`;
+    statsLine.textContent = `· ${count(stats.documents, "document")} · ${count(stats.chunks, "passage")}`;
   }
   if (!docs.documents) return;
   docTable.textContent = "";
@@ -46,16 +49,30 @@ function documentRow(doc) {
   title.appendChild(bdi);
   title.title = doc.filename || doc.id;
   row.appendChild(title);
-  for (const value of [doc.format, doc.language || "", doc.chunk_count.toLocaleString()]) {
+  for (const value of [doc.format, doc.language || "", doc.chunk_count.toLocaleString(), added(doc.created_at)]) {
     const cell = document.createElement("td");
     cell.textContent = value;
     row.appendChild(cell);
   }
+  row.lastChild.className = "added";
   const actions = document.createElement("td");
   if (doc.filename && may("reindex")) actions.appendChild(button("Re-index", "reindex", () => reindex(doc)));
-  if (may("remove")) actions.appendChild(button("Remove", "remove", () => remove(doc)));
+  if (may("remove") && !doc.read_only) actions.appendChild(button("Remove", "remove", () => remove(doc)));
+  if (doc.built_in) {
+    const mark = document.createElement("span");
+    mark.className = "built-in";
+    mark.textContent = "built-in";
+    mark.title = doc.read_only ? "Part of the built-in library, which is read-only (BUILTIN_REMOVABLE=1 lets it be removed)."
+      : "Part of the built-in library.";
+    actions.appendChild(mark);
+  }
   row.appendChild(actions);
   return row;
+}
+
+// The day a document was added, as the reader's locale writes dates.
+function added(seconds) {
+  return seconds ? new Date(seconds * 1000).toLocaleDateString() : "";
 }
 
 function button(label, className, onClick) {
@@ -68,10 +85,10 @@ function button(label, className, onClick) {
 }
 
 async function remove(doc) {
-  if (!window.confirm(`Remove “${doc.title}” and its ${doc.chunk_count} passages from the library?`)) return;
+  if (!window.confirm(`Remove “${doc.title}” and its ${count(doc.chunk_count, "passage")} from the library?`)) return;
   const response = await request(`/api/documents/${encodeURIComponent(doc.id)}`, { method: "DELETE" });
   const data = await readJson(response);
-  say(response.ok ? `Removed “${doc.title}” (${data.chunks_removed} passages).` : data.error, !response.ok);
+  say(response.ok ? `Removed “${doc.title}” (${count(data.chunks_removed, "passage")}).` : data.error, !response.ok);
   refreshDocuments();
 }
 
@@ -109,7 +126,7 @@ async function followJob(job, label) {
     progressBar.value = 50 + half;
     if (job.status === "done") {
       progressBar.value = 100;
-      const what = job.stage === "unchanged" ? "unchanged, nothing to do" : `${job.total} passages indexed`;
+      const what = job.stage === "unchanged" ? "unchanged, nothing to do" : `${count(job.total, "passage")} indexed`;
       say(`${label}: ${what}.${job.warnings.length ? " " + job.warnings.join(" ") : ""}`);
       break;
     }

@@ -8,7 +8,8 @@ import { refreshHistory } from "./history.js";
 
 const REVIEWS = { approved: "Approved by a reviewer.", rejected: "Rejected by a reviewer.",
                   corrected: "Corrected by a reviewer. The corrected answer:" };
-const CHOICES = [["approved", "Approve"], ["corrected", "Correct"], ["rejected", "Reject"], ["unreviewed", "Unreviewed"]];
+const CHOICES = [["unreviewed", "Not reviewed"], ["approved", "Approved"], ["corrected", "Corrected"],
+                 ["rejected", "Rejected"]];
 
 // Show an answer's review in note (its .review-note element): {review_status, corrected_text}.
 export function showReview(note, review) {
@@ -44,7 +45,7 @@ export function reviewControls(id, note, answerText = "", review = {}) {
   text.maxLength = 20000;
   text.value = review.corrected_text || answerText;
   text.setAttribute("aria-label", "The answer as it should read");
-  status.value = CHOICES.some(([value]) => value === review.review_status) ? review.review_status : "approved";
+  status.value = CHOICES.some(([value]) => value === review.review_status) ? review.review_status : "unreviewed";
   text.hidden = status.value !== "corrected";
   const save = document.createElement("button");
   save.type = "submit";
@@ -77,7 +78,7 @@ export function reviewControls(id, note, answerText = "", review = {}) {
     refreshHistory();
   });
   const label = document.createElement("span");
-  label.textContent = "Review:";
+  label.textContent = "Reviewer's verdict:";
   form.append(label, status, save, confirmation, text);
   return form;
 }

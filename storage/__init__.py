@@ -10,6 +10,7 @@ accounts.py    users, tokens, sessions and the limits' usage counts, in the hist
 files.py       the files an embedded library keeps: uploads waiting for a job, each document's source
 leases.py      which process runs which ingest job: a lock file per job
 answers.py     what an answer log accepts, for both backends: the entry's row
+reviewed.py    reviewed answers to similar questions, for both backends: the question's vector, the SQL, the items
 protocols.py   the interfaces both backends implement: Store, History, Accounts, Relations, Library
 queries.py     the document columns, row mappers and reads both stores share
 account_queries.py  the accounts' queries both backends share

@@ -165,7 +165,7 @@ SCHEMAS = {
         "required": ["id", *QUESTION["required"], "answer", "declined", "answerability", "halachic", "mode",
                      "citations", "invalid_citations", "removed_claims", "flagged_claims", "passages", "generator",
                      "model", "degraded", "reranked", "followup_retrieval", "searches", "second_look",
-                     "from_library", "timings_ms"],
+                     "from_library", "timings_ms", "reviewed"],
         "properties": {
             "id": {**NULLABLE_TEXT, "description": "Its id in the history; null when the server keeps none."},
             **QUESTION["properties"],
@@ -195,6 +195,7 @@ SCHEMAS = {
             "from_library": {**BOOLEAN, "description": "False: a model writer replied without searching (a greeting); "
                                                        "the reply cites nothing and says so."},
             "timings_ms": ref("Timings"),
+            "reviewed": {"type": "array", "items": ref("ReviewedAnswer"), "description": "To like questions, before."},
         },
     },
     "ProviderStatus": {

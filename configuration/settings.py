@@ -56,6 +56,10 @@ class SearchSettings:
     # the cosine from which an earlier question is the same one asked again (web/similar.py); None: the embedder's
     similar_threshold: float | None = setting("SIMILAR_THRESHOLD", None)
 
+    def __post_init__(self):
+        if self.similar_threshold is not None and not -1 <= self.similar_threshold <= 1:
+            raise ValueError(f"the setting SIMILAR_THRESHOLD is a cosine, from -1 to 1, not {self.similar_threshold}")
+
 
 @dataclass(frozen=True)
 class ProviderSettings:

@@ -26,9 +26,10 @@ SHOWN = 3  # reviewed answers beside a new one
 PARAMS = ("q", "limit")
 
 
-def question_vector(question: str) -> dict:
-    """The fields History.log keeps of a question's vector: "question_vector" and "question_model"."""
-    embedder = services().pipeline.retriever.embedder
+def question_vector(question: str, embedder=None) -> dict:
+    """The fields History.log keeps of a question's vector: "question_vector" and "question_model".
+    embedder: the library's (None: the loaded pipeline's, read in a request)."""
+    embedder = embedder or services().pipeline.retriever.embedder
     return {"question_vector": embedder.embed_queries([question])[0], "question_model": embedder.name}
 
 
@@ -39,8 +40,11 @@ def threshold(model: str) -> float:
 
 
 def reviewed(log, asked: dict, who, exclude: str | None = None, limit: int = SHOWN) -> list[dict]:
-    """The reviewed answers who may read to questions like the one asked (question_vector's fields), nearest first."""
-    hidden = hidden_from(who) if who is not None and who.sees_all_history() and not who.everything else frozenset()
+    """The reviewed answers who may read to questions like the one asked (question_vector's fields), nearest first;
+    none for no reader (to History, None is anyone)."""
+    if who is None:
+        return []
+    hidden = hidden_from(who) if who.sees_all_history() and not who.everything else frozenset()
     model = asked["question_model"]
     return log.similar(asked["question_vector"], model, threshold(model), limit, reader=who, hidden=hidden,
                        exclude=exclude)

@@ -107,3 +107,41 @@ def test_a_file_from_before_vectors_opens_and_its_old_answers_are_never_matched(
     history.review(new, "approved")
     assert [f["id"] for f in history.similar(unit(1), MODEL, -1.0)] == [new]
     assert history.get("old")["answer"] == "Fleming [1]."
+
+
+def test_a_postgresql_schema_from_before_vectors_is_upgraded_and_its_old_answers_never_match(pg_server):
+    import uuid
+
+    from postgres.database import Database, upgrade
+    from postgres.history import PgHistory
+    from postgres.schema import MIGRATIONS as PG_MIGRATIONS
+
+    db = Database(pg_server.get_uri(), schema=f"t_{uuid.uuid4().hex[:12]}", wait_seconds=10)
+    try:
+        upgrade(db, PG_MIGRATIONS[:3], schema=db.schema, dim=64)  # the schema as the previous release left it
+        db.execute("INSERT INTO answers (id, question, standalone_question, answer, created_at, search_text, "
+                   "review_status) VALUES ('old', 'Who?', 'Who?', 'Fleming [1].', 1.0, 'who fleming', 'approved')")
+        assert upgrade(db, PG_MIGRATIONS, schema=db.schema, dim=64) == len(PG_MIGRATIONS) == 4  # `db upgrade`
+        db.reopen()
+        history = PgHistory(db)
+        new = logged(history)
+        history.review(new, "approved")
+        assert [f["id"] for f in history.similar(unit(1), MODEL, -1.0)] == [new]
+        assert history.get("old")["answer"] == "Fleming [1]."
+    finally:
+        db.execute(f"DROP SCHEMA {db.schema} CASCADE")
+        db.close()
+
+
+def test_moving_in_copies_the_vectors_of_the_schemas_embedder_only(tmp_path, pg_db):
+    from postgres.history import PgHistory
+    from postgres.moving_in import import_history
+
+    embedded = History(tmp_path / "h.sqlite3")
+    mine, other = logged(embedded), logged(embedded, model="another-embedder")
+    for answer_id in (mine, other):
+        embedded.review(answer_id, "approved")
+    assert import_history(tmp_path / "h.sqlite3", pg_db) == 2
+    moved = PgHistory(pg_db)
+    assert [f["id"] for f in moved.similar(unit(1), MODEL, 0.5, limit=5)] == [mine]
+    assert pg_db.execute("SELECT question_model FROM answers WHERE id = %s", (other,)) == [(None,)]

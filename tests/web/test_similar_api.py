@@ -5,6 +5,7 @@ A real library, history and users; the embedder (a bag of hashed words: question
 near), classifier and writer are fakes, so the fake embedder's threshold is UNCALIBRATED's (0.80).
 """
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -122,3 +123,22 @@ def test_bad_parameters_are_400_with_what_to_send(app, roles, query, message):
     response = app.test_client().get(f"/api/history/similar?{query}", headers=roles["dan"])
     assert response.status_code == 400 and message in response.get_json()["error"]
     assert "Traceback" not in response.get_data(as_text=True)
+
+
+def test_a_threshold_that_is_no_cosine_stops_the_app_with_the_settings_name():
+    from configuration.settings import Settings
+
+    with pytest.raises(ValueError, match="SIMILAR_THRESHOLD is a cosine, from -1 to 1, not 5.0"):
+        Settings.of({"SIMILAR_THRESHOLD": "5"})
+    assert Settings.of({"SIMILAR_THRESHOLD": "0.9"}).search.similar_threshold == 0.9
+
+
+def test_the_configured_threshold_is_the_one_used(app, roles):
+    client, dan = app.test_client(), roles["dan"]
+    first = ask(client, dan)
+    client.post(f"/api/history/{first['id']}/review", json={"status": "approved"}, headers=roles["rivka"])
+    assert [i["id"] for i in ask(client, dan, "Who first discovered penicillin?")["reviewed"]] == [first["id"]]
+    app.extensions["settings"] = replace(app.extensions["settings"], search=replace(
+        app.extensions["settings"].search, similar_threshold=0.9))  # 0.87 is not near enough any more
+    assert ask(client, dan, "Who first discovered penicillin?")["reviewed"] == []
+    assert similar(client, dan, "Who first discovered penicillin?").get_json()["threshold"] == 0.9

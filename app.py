@@ -56,6 +56,7 @@ from web.openapi import bp as openapi_bp
 from web.query import bp as query_bp
 from web.relations import bp as relations_bp
 from web.server import serve
+from web.similar import bp as similar_bp
 from web.validation import IdConverter
 from checks.sentences import forms
 
@@ -213,8 +214,8 @@ def create_app(config=None, pipeline=None, library=None) -> Flask:
 
     register_error_handlers(app)
     app.url_map.converters["id"] = IdConverter  # <id:...> in the routes: an id past MAX_ID is a 404 for every method
-    for blueprint in (query_bp, documents_bp, history_bp, accounts_bp, openai_bp, relations_bp, metrics_bp, mcp_bp,
-                      openapi_bp, catalog_bp):
+    for blueprint in (query_bp, documents_bp, history_bp, similar_bp, accounts_bp, openai_bp, relations_bp, metrics_bp,
+                      mcp_bp, openapi_bp, catalog_bp):
         app.register_blueprint(blueprint)
     for command in (ingest_commands + measuring_commands + training_commands + benchmark_commands
                     + [serve, db_commands, users_commands, relations_commands, mcp_command]):

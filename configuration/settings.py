@@ -55,6 +55,12 @@ class SearchSettings:
     section_weight: float = setting("SECTION_WEIGHT", 0.5)  # the second look over books with refs; 0: off
     fusion: str = setting("FUSION", "weighted")  # "weighted" (alpha) or "rrf" (reciprocal rank fusion)
     rrf_k: int = setting("RRF_K", 60)
+    # the cosine from which an earlier question is the same one asked again (web/similar.py); None: the embedder's
+    similar_threshold: float | None = setting("SIMILAR_THRESHOLD", None)
+
+    def __post_init__(self):
+        if self.similar_threshold is not None and not -1 <= self.similar_threshold <= 1:
+            raise ValueError(f"the setting SIMILAR_THRESHOLD is a cosine, from -1 to 1, not {self.similar_threshold}")
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ meaning without its trigram index: every word of the normalised query occurs in 
 (strpos, so no wildcard needs escaping; a scan of the answers, as pg_trgm is not assumed).
 PostgreSQL's text and jsonb cannot hold the NUL character, nor jsonb NaN: a NUL is dropped from what is stored
 and searched, NaN and infinities are stored as null, and an id or session id holding a NUL matches no answer.
+Each answer keeps its question's vector in a pgvector column; similar() ranks the reviewed ones by inner product.
 Feedback locks its answer's row, so concurrent buttons never pass MAX_FEEDBACK_PER_ANSWER.
 The table provider_state holds each model provider's last state for every server's health.
 Does not: delete answers, or hold the library (postgres/library.py).
@@ -18,7 +19,7 @@ from hebrew.normal import normalise
 from postgres.accounts import PgAccounts
 from postgres.database import Database, storable
 from postgres.database import lookup_value as _key
-from storage import answers
+from storage import answers, reviewed
 
 RECORD_COLUMNS = ("id", "session_id", "question", "standalone_question", "query_type", "language", "answer",
                   "declined", "citations", "passages", "generator", "model", "degraded_reason", "timings",
@@ -85,6 +86,15 @@ class PgHistory:
 
         rows, total = self.db.run(page)
         return [answers.summary(dict(zip(answers.SUMMARY_NAMES, r))) for r in rows], total
+
+    def similar(self, vector, model: str, threshold: float, limit: int = 3, reader=None,
+                hidden: frozenset[str] = frozenset(), exclude: str | None = None) -> list[dict]:
+        """Reviewed answers reader may read, nearest first, their question's cosine with vector >= threshold
+        (History.similar), ranked by pgvector."""
+        vector = reviewed.check_similar(vector, threshold, limit)
+        rows = self.db.execute(reviewed.POSTGRES, reviewed.postgres_args(vector, model, threshold, limit, reader,
+                                                                         hidden, _key(exclude)))
+        return [reviewed.item(row[:-1], row[-1]) for row in rows]
 
     def get(self, answer_id: str, reader=None) -> dict | None:
         """The full record of one answer with its feedback list, or None if there is none that reader may read."""

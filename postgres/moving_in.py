@@ -2,8 +2,8 @@
 
 Documents go in their library order, with their chunks, stored vectors and kept source files, a batch of them per
 transaction; then the jobs (with the files still waiting for one) and, when given, the answer history with its
-feedback and reviews. A document already in the schema with the same content is skipped, so an interrupted import
-can be run again.
+feedback and reviews (and each question's vector, when the schema's embedder made it). A document already in the
+schema with the same content is skipped, so an interrupted import can be run again.
 Does not: build BM25 itself (postgres/library.py counts terms as it inserts), or change the embedded library.
 """
 import json
@@ -79,12 +79,17 @@ def import_history(path: Path, target_db) -> int:
     """Copy every answer with its feedback and review from a history file; returns how many answers were new."""
     source = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     source.row_factory = sqlite3.Row
-    added = 0
+    meta = target_db.execute("SELECT value FROM library_meta WHERE key = 'embedding_model'")
+    added, model = 0, meta[0][0] if meta else None
     for row in source.execute("SELECT * FROM answers ORDER BY rowid"):
         values = {k: row[k] for k in row.keys() if k != "rowid"}
         for key in ("citations", "passages", "timings"):
             values[key] = Jsonb(json.loads(values[key]))
         values["declined"] = bool(values["declined"])
+        if values.get("question_vector") is not None:  # another embedder's vector is not the schema's: left behind
+            kept = values["question_model"] == model
+            values["question_vector"] = np.frombuffer(values["question_vector"], dtype=np.float32) if kept else None
+            values["question_model"] = values["question_model"] if kept else None
         columns = ", ".join(values)
         inserted = target_db.execute(
             f"INSERT INTO answers ({columns}) VALUES ({', '.join('%(' + k + ')s' for k in values)}) "

@@ -11,8 +11,8 @@ Each migration is a list of statements, formatted with the schema's name and the
   canonical has authority_weight 0 (a check).
 - terms, postings and bm25: BM25's term statistics, kept in the same transaction as the chunks they count, so
   search computes the embedded engine's scores in SQL (postgres/search.py).
-- relations between chunks; jobs, and the files they read; answers with their feedback and review; providers'
-  last state.
+- relations between chunks; jobs, and the files they read; answers with their feedback and review, and their
+  question's vector (`vector(dim)`, matched against the reviewed answers: storage/reviewed.py); providers' last state.
 """
 from models import RELATION_KINDS
 
@@ -237,6 +237,11 @@ MIGRATIONS = [
     [  # passage sentences' vectors, computed once (search/sentence_vectors.py), and the passages warmed
         "CREATE TABLE {schema}.sentence_vectors (key bytea PRIMARY KEY, vector bytea NOT NULL)",
         "CREATE TABLE {schema}.warmed_passages (key bytea PRIMARY KEY)",
+    ],
+    [  # similar questions (issue 34): each answer's standalone question as a vector, and its embedder; no index,
+        # as the reviewed answers a question is matched against are few (storage/reviewed.py)
+        "ALTER TABLE {schema}.answers ADD COLUMN question_vector vector({dim})",
+        "ALTER TABLE {schema}.answers ADD COLUMN question_model text",
     ],
     [  # feedback that sticks (issue 34): who gave it, as storage/history.py's latest migration
         "ALTER TABLE {schema}.feedback ADD COLUMN user_id integer",

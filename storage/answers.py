@@ -7,6 +7,8 @@ import re
 import time
 import uuid
 
+import numpy as np
+
 from hebrew.normal import normalise
 
 STATUSES = ("unreviewed", "approved", "corrected", "rejected")
@@ -54,14 +56,14 @@ def check_entry(entry) -> int | None:
 
 def entry_row(entry: dict) -> dict:
     """The answers row of a History.log entry (see there), checked; HistoryError says what is wrong.
-    The JSON_COLUMNS hold Python values; each backend stores them its way."""
+    The JSON_COLUMNS and the question's vector hold Python values; each backend stores them its way."""
     question, answer = entry.get("question"), entry.get("answer")
     if not isinstance(question, str) or not question.strip() or not isinstance(answer, str):
         raise HistoryError('An entry needs "question" (non-empty text) and "answer" (text).')
     session_id = entry.get("session_id")
     if session_id is not None and not (isinstance(session_id, str) and SESSION_ID.fullmatch(session_id)):
         raise HistoryError('"session_id" must be 1-100 characters of letters, digits, "_" and "-".')
-    standalone = entry.get("standalone_question") or question
+    standalone, vector = entry.get("standalone_question") or question, entry.get("question_vector")
     passages = [{k: p.get(k) for k in PASSAGE_FIELDS} for p in entry.get("passages") or []]
     timings = entry.get("timings", entry.get("timings_ms")) or {}
     return {
@@ -73,6 +75,9 @@ def entry_row(entry: dict) -> dict:
         "search_text": normalise("\n".join(dict.fromkeys((question, standalone, answer)))),
         "user_id": entry.get("user_id"), "community": entry.get("community"), "tiers": entry.get("tiers"),
         "mode": entry.get("mode"),
+        # the standalone question's vector and its embedder (storage/reviewed.py); absent: never matched
+        "question_vector": None if vector is None else np.asarray(vector, dtype=np.float32).ravel(),
+        "question_model": entry.get("question_model"),
     }
 
 

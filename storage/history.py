@@ -4,6 +4,7 @@ One row per answer (the question, the standalone question it was rewritten to, t
 passages it was given, which writer and model wrote it, timings) plus a feedback table (up/down and a comment).
 A reviewer sets a status per answer: unreviewed, approved, corrected (with the corrected text) or rejected.
 `turns()` gives the last turns of a session, which question/rewrite.py uses to rewrite follow-up questions.
+Each answer keeps its question's vector, so similar() finds reviewed answers to like questions (storage/reviewed.py).
 The file also holds the table of each model provider's last state (storage/provider_state.py).
 Text search is over question, standalone question and answer, in any script: the searched text is kept in a
 normalised form (NFKC, case-folded, Hebrew vowel points and cantillation removed, punctuation as spaces), so
@@ -45,65 +46,10 @@ from storage.answers import (  # noqa: F401 - the limits, SESSION_ID and the err
     readable_by,
     summary,
 )
-from storage.accounts import ACCOUNT_TABLES, Accounts
+from storage import reviewed
+from storage.accounts import Accounts
 from storage.database import Connections, NewerSchema, Transaction, migrate
-
-MIGRATIONS = [
-    (
-        f"""CREATE TABLE answers (
-            rowid INTEGER PRIMARY KEY,
-            id TEXT NOT NULL UNIQUE,
-            session_id TEXT,
-            question TEXT NOT NULL,
-            standalone_question TEXT NOT NULL,
-            query_type TEXT,
-            language TEXT,
-            answer TEXT NOT NULL,
-            declined INTEGER NOT NULL DEFAULT 0,
-            citations TEXT NOT NULL DEFAULT '[]',
-            passages TEXT NOT NULL DEFAULT '[]',
-            generator TEXT,
-            model TEXT,
-            degraded_reason TEXT,
-            timings TEXT NOT NULL DEFAULT '{{}}',
-            created_at REAL NOT NULL,
-            review_status TEXT NOT NULL DEFAULT 'unreviewed' CHECK (review_status IN {STATUSES}),
-            corrected_text TEXT,
-            reviewed_at REAL,
-            search_text TEXT NOT NULL
-        )""",
-        "CREATE INDEX answers_session ON answers(session_id, rowid)",
-        "CREATE INDEX answers_status ON answers(review_status, rowid)",
-        f"""CREATE TABLE feedback (
-            id INTEGER PRIMARY KEY,
-            answer_id TEXT NOT NULL REFERENCES answers(id) ON DELETE CASCADE,
-            rating TEXT NOT NULL CHECK (rating IN {RATINGS}),
-            comment TEXT,
-            created_at REAL NOT NULL
-        )""",
-        "CREATE INDEX feedback_answer ON feedback(answer_id, id)",
-    ),
-    (  # storage/provider_state.py
-        "CREATE TABLE provider_state (name TEXT PRIMARY KEY, state TEXT NOT NULL, updated_at REAL NOT NULL)",
-    ),
-    (  # readers (issue 16): who asked, as whom, in which mode; who reviewed; the users (storage/accounts.py)
-        "ALTER TABLE answers ADD COLUMN user_id INTEGER",
-        "ALTER TABLE answers ADD COLUMN community TEXT",
-        "ALTER TABLE answers ADD COLUMN tiers TEXT",
-        "ALTER TABLE answers ADD COLUMN mode TEXT",
-        "ALTER TABLE answers ADD COLUMN reviewed_by INTEGER",
-        "CREATE INDEX answers_user ON answers(user_id, rowid)",
-        *ACCOUNT_TABLES,
-    ),
-    (  # feedback that sticks (issue 34): who gave it, so that they can change it and see it again
-        "ALTER TABLE feedback ADD COLUMN user_id INTEGER",
-    ),
-]
-
-# Derived from answers.search_text (external content), so it can be dropped and rebuilt at any time.
-FTS_TABLE = ("CREATE VIRTUAL TABLE IF NOT EXISTS answers_fts USING fts5("
-             "search_text, content='answers', content_rowid='rowid', tokenize='trigram')")
-
+from storage.history_schema import FTS_TABLE, MIGRATIONS  # noqa: F401 - MIGRATIONS is imported from here too
 
 def trigram_available() -> bool:
     """Whether this SQLite has FTS5 with the trigram tokenizer."""
@@ -157,9 +103,11 @@ class History:
             entry: the /api/query response body (keys it does not use are ignored) with "session_id" added.
                 Required: "question", "answer". Optional: "session_id", "standalone_question" (default: question),
                 "query_type", "language", "declined", "citations" (list of dicts), "passages" (list of dicts, kept as
-                {n, id, doc_id, title, ref, ref_he, chunk}), "generator", "model", "degraded_reason", "timings" or "timings_ms".
+                {n, id, doc_id, title, ref, ref_he, chunk}), "generator", "model", "degraded_reason", "timings" or "timings_ms",
+                "question_vector" and "question_model" (the standalone question's vector and embedder: similar()).
         """
         row = entry_row(entry)
+        row["question_vector"] = reviewed.blob(row["question_vector"])
         row.update({k: json.dumps(row[k], ensure_ascii=False) for k in JSON_COLUMNS})  # Hebrew stays readable
         with Transaction(self.db) as db:
             cursor = db.execute(f"INSERT INTO answers ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
@@ -231,13 +179,20 @@ class History:
             args.append("%" + re.sub(r"([\\%_])", r"\\\1", word) + "%")
         return where, args
 
+    def similar(self, vector, model: str, threshold: float, limit: int = 3, reader=None,
+                hidden: frozenset[str] = frozenset(), exclude: str | None = None) -> list[dict]:
+        """Reviewed answers reader may read, nearest first, their question's cosine with vector >= threshold."""
+        vector = reviewed.check_similar(vector, threshold, limit)
+        rows = self.db.execute(reviewed.SQLITE, reviewed.sqlite_args(model, reader, hidden, exclude)).fetchall()
+        return reviewed.nearest(rows, vector, threshold, limit)
+
     def get(self, answer_id: str, reader=None) -> dict | None:
         """The full record of one answer with its feedback list, or None if there is none with that id that
         reader may read (another user's answer is as absent as one never logged)."""
         row = self.db.execute("SELECT * FROM answers WHERE id = ?", (answer_id,)).fetchone()
         if row is None or readable_by(reader) not in (None, row["user_id"]):
             return None
-        record = {k: row[k] for k in row.keys() if k not in ("rowid", "search_text")}
+        record = {k: row[k] for k in row.keys() if k not in ("rowid", "search_text", *reviewed.VECTOR_COLUMNS)}
         record["declined"] = bool(record["declined"])
         for key in JSON_COLUMNS:  # tiers is NULL in answers logged before readers were recorded
             record[key] = json.loads(record[key]) if record[key] is not None else None

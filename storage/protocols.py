@@ -105,6 +105,10 @@ class History(Protocol):
                offset: int = 0, reader=None, hidden: frozenset[str] = frozenset()) -> tuple[list[dict], int]:
         """A page of the summaries of the answers reader may read, newest first, and how many match in all."""
 
+    def similar(self, vector, model: str, threshold: float, limit: int = 3, reader=None,
+                hidden: frozenset[str] = frozenset(), exclude: str | None = None) -> list[dict]:
+        """Reviewed answers reader may read, nearest first, their question's cosine with vector >= threshold."""
+
     def turns(self, session_id: str, limit: int = 3, reader=None) -> list[dict]:
         """The session's last `limit` turns that reader asked (None: anyone), oldest first:"""
 

@@ -1,9 +1,11 @@
 """Training: the models trained here and the thresholds chosen on dev sets, with their commands.
 
 commands.py          flask --app app train-classifier | train-reranker | train-judge | train-embedder |
-                     record-decisions | train-decision | calibrate-support | calibrate-decline | calibrate-judge
+                     record-decisions | train-decision | calibrate-support | calibrate-decline | calibrate-judge |
+                     calibrate-similar
 calibrate.py         the support and decline thresholds chosen on dev sets; BM25 hard negatives
 calibrate_judge.py   the judge's threshold, on the calibrate split, through the real pipeline
+calibrate_similar.py the cosine from which a question is one asked before, on hand-written pairs
 train_classifier.py  the query classifier's head on data/query_types.jsonl
 train_reranker.py    a cross-encoder from a shipped encoder, with BM25 hard negatives
 train_embedder.py    e5's upper layers fitted to the Shulchan Arukh, contrastively

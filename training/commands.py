@@ -1,6 +1,6 @@
 """Command-line tasks that train the project's models, run as `flask --app app <command>`: train-classifier,
 train-reranker, train-judge, train-embedder, record-decisions and train-decision, and the thresholds chosen on dev sets:
-calibrate-support, calibrate-decline, calibrate-judge. Each prints its card as JSON.
+calibrate-support, calibrate-decline, calibrate-judge, calibrate-similar. Each prints its card as JSON.
 """
 import json
 from pathlib import Path
@@ -225,5 +225,21 @@ def calibrate_judge_command(folder, record_to, files, write, limit, cache):
     click.echo(json.dumps(result))
 
 
+@click.command("calibrate-similar")
+@click.argument("pairs", default="data/eval/similar-questions/pairs.jsonl",
+                type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@with_appcontext
+def calibrate_similar_command(pairs: Path):
+    """Choose the cosine from which a question counts as one asked before, for EMBEDDING_MODEL; the last line is JSON."""
+    from search.embedding import Embedder
+    from training.calibrate_similar import calibrate_similar
+
+    result = calibrate_similar(Embedder.load(current().models.embedding_model), pairs)
+    for language, shown in result["by_language"].items():
+        click.echo(f"{language} at {result['threshold']}: paraphrases shown {shown['same_shown']}, other questions on "
+                   f"the subject {shown['different_shown']}, unrelated {shown['unrelated_shown']}")
+    click.echo(json.dumps(result, ensure_ascii=False))
+
+
 commands = [train_classifier, train_reranker, train_judge, train_embedder, record_decisions, train_decision,
-            calibrate_support_command, calibrate_decline_command, calibrate_judge_command]
+            calibrate_support_command, calibrate_decline_command, calibrate_judge_command, calibrate_similar_command]

@@ -4,6 +4,7 @@ query.py       /, /api/health, /api/query and /api/query/stream (server-sent eve
 documents.py   /api/documents, /api/jobs, /api/stats: the book manager
 catalog.py     /api/catalog: the works, with their sections or lessons
 history.py     /api/history: search, one answer, feedback, review
+similar.py     reviewed answers to similar questions: beside a new answer, and /api/history/similar
 relations.py   /api/relations: relations between passages, read beside a passage, recorded by reviewers
 validation.py  request bodies and parameters checked with named limits
 shaping.py     the pipeline's records as the API's JSON, and the answer logged with its id

@@ -17,6 +17,7 @@ from ingest.chunking import max_passage_chars
 from models import Citation, Evidence, Hit, Question, Relation, Result
 from web.metrics import observe
 from web.services import kept_history, services
+from web.similar import question_vector, reviewed
 
 
 def passage_json(n: int, hit: Hit, link: str | None = None, text_format: str | None = None) -> dict:
@@ -121,20 +122,25 @@ def result_json(result: Result) -> dict:
 
 def logged(result: Result, reader=None) -> dict:
     """The result's JSON, logged in the answer history (when the app keeps one) with its new id, and with who
-    asked: the user, their community and the tiers searched; counted in /metrics and handed to the request log
+    asked: the user, their community and the tiers searched, and the question's vector; with the reviewed answers
+    to like questions reader may read (web/similar.py); counted in /metrics and handed to the request log
     (g.answer, read by logs.py when the request ends)."""
-    body = kept(result_json(result), kept_history(), reader)
+    history = kept_history()
+    asked = question_vector(result.question.standalone_question) if history is not None else {}
+    body = kept(result_json(result), history, reader, asked)
+    body["reviewed"] = reviewed(history, asked, reader, exclude=body["id"]) if history is not None else []
     observe(body)
     g.answer = body
     return body
 
 
-def kept(body: dict, history, reader=None) -> dict:
-    """An answer's JSON with the id the history logged it under (with who asked), when there is a history."""
+def kept(body: dict, history, reader=None, asked: dict | None = None) -> dict:
+    """An answer's JSON with the id the history logged it under (with who asked, and asked: the question's vector),
+    when there is a history."""
     if history is not None:
         asker = {} if reader is None or reader.id is None else {
             "user_id": reader.id, "community": reader.community, "tiers": sorted(reader.tiers)}
-        body["id"] = history.log({**body, **asker})
+        body["id"] = history.log({**body, **asker, **(asked or {})})
     return body
 
 

@@ -8,7 +8,6 @@ import pytest
 from builders import logged_answer as entry
 from postgres.history import PgHistory
 from storage.history import (
-    MAX_COMMENT_CHARS,
     MAX_CORRECTED_CHARS,
     MIGRATIONS,
     History,
@@ -16,7 +15,6 @@ from storage.history import (
     UnknownAnswer,
     trigram_available,
 )
-from storage.answers import UnknownFeedback
 
 SEARCH_MODES = ["fts5-trigram", "like", "postgres"]  # History with its trigram index, without it, PgHistory
 
@@ -41,7 +39,7 @@ def searched(request, tmp_path):
 def test_a_new_file_is_migrated_in_wal_mode(tmp_path):
     History(tmp_path / "h.sqlite3")
     db = sqlite3.connect(tmp_path / "h.sqlite3")
-    assert db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 4
+    assert db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 5
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert {"answers", "feedback", "provider_state"} <= {r[0] for r in db.execute("SELECT name FROM sqlite_master")}
 
@@ -197,60 +195,11 @@ def test_a_lagging_trigram_index_is_rebuilt_on_open(tmp_path):
     assert [i["id"] for i in History(tmp_path / "h.sqlite3").search("penicillin")[0]] == [answer_id]
 
 
-def test_feedback_is_counted_and_listed_in_order(history):
-    answer_id = history.log(entry())
-    first = history.add_feedback(answer_id, "up", "  clear  ")
-    assert {k: first[k] for k in ("up", "down")} == {"up": 1, "down": 0}
-    second = history.add_feedback(answer_id, "down", "", user=7)
-    assert {k: second[k] for k in ("up", "down")} == {"up": 1, "down": 1} and second["entry"] != first["entry"]
-    feedback = history.get(answer_id)["feedback"]
-    assert [(f["id"], f["rating"], f["comment"], f["user_id"]) for f in feedback] == [
-        (first["entry"], "up", "clear", None), (second["entry"], "down", None, 7)]
-
-
-def test_a_reader_changes_their_own_entry_and_no_one_elses(history):
-    answer_id = history.log(entry())
-    given = history.add_feedback(answer_id, "up", user=7)
-    changed = history.add_feedback(answer_id, "down", "the date is wrong", user=7, entry=given["entry"])
-    assert changed == {"entry": given["entry"], "up": 0, "down": 1}  # changed, not added
-    assert [(f["rating"], f["comment"]) for f in history.get(answer_id)["feedback"]] == [("down", "the date is wrong")]
-    for user, entry_id in ((8, given["entry"]), (None, given["entry"]), (7, given["entry"] + 1)):
-        with pytest.raises(UnknownFeedback, match="No feedback entry"):
-            history.add_feedback(answer_id, "up", user=user, entry=entry_id)
-    other = history.log(entry())
-    with pytest.raises(UnknownFeedback):  # an entry of another answer
-        history.add_feedback(other, "up", user=7, entry=given["entry"])
-    with pytest.raises(HistoryError, match="whole number"):
-        history.add_feedback(answer_id, "up", user=7, entry="1")
-    assert history.get(answer_id)["feedback"][0]["comment"] == "the date is wrong"
-
-
-@pytest.mark.parametrize("rating, comment, message", [
-    ("meh", None, '"up" or "down"'),
-    ("up", 5, "text"),
-    ("down", "x" * (MAX_COMMENT_CHARS + 1), "limit is 2,000"),
-])
-def test_feedback_refuses_bad_values(history, rating, comment, message):
-    answer_id = history.log(entry())
-    with pytest.raises(HistoryError, match=message):
-        history.add_feedback(answer_id, rating, comment)
-    assert history.get(answer_id)["feedback"] == []
-
-
 def test_feedback_and_review_of_an_unknown_answer(history):
     with pytest.raises(UnknownAnswer):
         history.add_feedback("f" * 32, "up")
     with pytest.raises(UnknownAnswer):
         history.review("f" * 32, "approved")
-
-
-def test_feedback_per_answer_is_bounded(history, monkeypatch):
-    monkeypatch.setattr("storage.answers.MAX_FEEDBACK_PER_ANSWER", 2)
-    answer_id = history.log(entry())
-    history.add_feedback(answer_id, "up")
-    history.add_feedback(answer_id, "up")
-    with pytest.raises(HistoryError, match="already has 2"):
-        history.add_feedback(answer_id, "down")
 
 
 def test_review_moves_between_every_status(history):

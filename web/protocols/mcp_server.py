@@ -27,6 +27,7 @@ from search.view import Scope
 from web.auth import reader_of
 from web.errors import ApiError
 from web.shaping import kept, result_json
+from web.similar import question_vector
 from web.validation import LANGUAGE, MAX_QUESTION_CHARS, validate_filters
 from checks.instructions import warning
 
@@ -100,7 +101,9 @@ class Tools:
         except OverLimit as e:
             raise tool_error(e.message) from None
         result = self.pipeline.ask(question, language=language, reader=who)
-        logged = kept(result_json(result), self.history, who)
+        asked = question_vector(result.question.standalone_question, self.pipeline.retriever.embedder) \
+            if self.history is not None else {}
+        logged = kept(result_json(result), self.history, who, asked)  # matched later as a similar question
         return {**answer_of(result), "answer_id": logged.get("id")}
 
     def works(self) -> str:

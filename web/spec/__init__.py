@@ -1,7 +1,8 @@
 """The API described in OpenAPI 3.1, served at /api/openapi.json; one module per part of the API.
 
 common.py     the error body and responses every operation shares, sign-in, helpers
-asking.py     /, /api/health, /api/query, /api/query/stream
+asking.py     /, /api/query, /api/query/stream
+health.py     /api/health
 library.py    /api/documents, /api/jobs, /api/stats
 history.py    /api/history
 accounts.py   /api/session, /api/me, /api/users
@@ -12,10 +13,10 @@ live server, finds no 5xx, no status the document does not give, and no response
 """
 from functools import cache
 
-from web.spec import accounts, asking, history, library, protocols, relating
+from web.spec import accounts, asking, health, history, library, protocols, relating
 from web.spec.common import ERROR, OPENAI_ERROR, SECURITY, SECURITY_SCHEMES
 
-PARTS = (asking, library, history, accounts, relating, protocols)
+PARTS = (asking, health, library, history, accounts, relating, protocols)
 
 
 @cache

@@ -1,11 +1,11 @@
-"""The asking part of the API description (web/spec/__init__.py): the chat page, health, and asking a question
+"""The asking part of the API description (web/spec/__init__.py): the chat page and asking a question
 (web/query.py), whose answers are shaped by web/shaping.py and checked by web/validation.py.
 """
 from models import RELATION_KINDS
 from question.policy import QUERY_POLICIES
 from search.section_filters import MAX_NUMBER, MAX_RANGES, RANGE
 from storage.answers import SESSION_ID
-from web.spec.common import body, json_content, ok, operation, ref
+from web.spec.common import body, ok, operation, ref
 from web.validation import (
     FILTER_FIELDS,
     LANGUAGE,
@@ -112,8 +112,7 @@ SCHEMAS = {
             "relation": nullable(ref("RelationMark")),
             "link": {"type": ["string", "null"], "pattern": "^https?://",
                      "description": "The link of the passage's lesson, when a course script gives one."},
-            "format": {**NULLABLE_TEXT, "description": "Its document's format (pdf, markdown, html…): the page "
-                                                       "renders a markdown passage as markdown."},
+            "format": {**NULLABLE_TEXT, "description": "Its document's format (markdown: rendered as markdown)."},
         },
     },
     "Citation": {
@@ -167,7 +166,7 @@ SCHEMAS = {
         "required": ["id", *QUESTION["required"], "answer", "declined", "answerability", "halachic", "mode",
                      "citations", "invalid_citations", "removed_claims", "flagged_claims", "passages", "generator",
                      "model", "degraded", "reranked", "followup_retrieval", "searches", "second_look",
-                     "from_library", "timings_ms"],
+                     "from_library", "timings_ms", "reviewed"],
         "properties": {
             "id": {**NULLABLE_TEXT, "description": "Its id in the history; null when the server keeps none."},
             **QUESTION["properties"],
@@ -197,66 +196,8 @@ SCHEMAS = {
             "from_library": {**BOOLEAN, "description": "False: a model writer replied without searching (a greeting); "
                                                        "the reply cites nothing and says so."},
             "timings_ms": ref("Timings"),
+            "reviewed": {"type": "array", "items": ref("ReviewedAnswer"), "description": "To like questions, before."},
         },
-    },
-    "ProviderStatus": {
-        "type": "object", "required": ["name", "model", "configured", "circuit", "last_call"],
-        "properties": {
-            "name": NULLABLE_TEXT, "model": NULLABLE_TEXT,
-            "models": {"type": "array", "items": TEXT, "description": "The models it offers (a hosted writer)."},
-            "configured": BOOLEAN,
-            "circuit": {"enum": ["closed", "open", "half_open"]},
-            "retry_at": {**NUMBER, "description": "While open: when (Unix time) a trial call is let through."},
-            "last_call": nullable({"type": "object", "required": ["ok", "at", "error", "ms"],
-                                   "properties": {"ok": BOOLEAN, "at": NUMBER, "error": NULLABLE_TEXT,
-                                                  "ms": NUMBER}}),
-        },
-    },
-    "DatabaseState": {
-        "type": "object", "required": ["status"], "description": "PostgreSQL: reachable, and its versions.",
-        "properties": {"status": {"enum": ["ok", "unavailable"]}, "error": TEXT, "schema": TEXT,
-                       "schema_version": {"type": "integer"}, "server_version": TEXT, "pgvector": NULLABLE_TEXT},
-    },
-    "Health": {
-        "type": "object", "description": "What is live.",
-        "required": ["status", "access", "library", "reranker", "rerank_note", "generator", "providers",
-                     "languages", "religious_law"],
-        "properties": {
-            "status": {"const": "ok"},
-            "access": {"enum": ["personal", "shared"], "description": "shared: sign-in is needed."},
-            "religious_law": {"type": "boolean", "description": "The asker sees a work of religious law in the "
-                                                                "library (the Shulchan Arukh, the Mishneh Torah…); "
-                                                                "the page shows its words (Posek view) only then."},
-            "library": {
-                "type": "object",
-                "description": "The library's size and where it is; on a shared server only admins see more "
-                               "than its backend.",
-                "properties": {"backend": {"enum": ["embedded", "postgres", None]}, "path": TEXT, "schema": TEXT,
-                               "chunks": COUNT, "documents": COUNT, "generation": {"type": "integer"},
-                               "reembed": {
-                                   "type": "object", "required": ["state"],
-                                   "description": "Present while the library's pointed passages wait to be, or are "
-                                                  "being, embedded again (its vectors were made from text with "
-                                                  "points); searches use the old vectors until all are done. "
-                                                  "Others than admins of a shared server see only the state.",
-                                   "properties": {"state": {"enum": ["pending", "running"]}, "passages": COUNT,
-                                                  "done": COUNT, "reason": TEXT}}},
-            },
-            "classifier": {"type": "object", "properties": {"path": TEXT, "encoder": NULLABLE_TEXT}},
-            "embedder": TEXT,
-            "judge": {"type": ["object", "null"]},
-            "reranker": NULLABLE_TEXT,
-            "rerank_note": NULLABLE_TEXT,
-            "generator": {**TEXT, "description": "The default writer."},
-            "providers": {"type": "object", "additionalProperties": ref("ProviderStatus")},
-            "languages": {"type": "array", "items": TEXT, "description": "Languages the writers decline in."},
-            "load_seconds": NUMBER,
-            "database": ref("DatabaseState"),
-        },
-    },
-    "HealthDown": {
-        "type": "object", "required": ["status"], "description": "Still loading, loading failed, or no database.",
-        "properties": {"status": {"enum": ["loading", "error"]}, "error": TEXT, "database": ref("DatabaseState")},
     },
 }
 
@@ -292,11 +233,6 @@ PATHS = {
     "/": {"get": operation("The chat page", {200: {"description": "The page.",
                                                     "content": {"text/html": {"schema": TEXT}}}},
                            BAD_TOKEN, tags=TAGS, public=True)},
-    "/api/health": {"get": with_response(
-        operation("Whether the server is loaded, and what is live", {200: ok(ref("Health"))}, BAD_TOKEN, tags=TAGS,
-                  public=True),
-        503, {"description": "Loading, loading failed, or the database cannot be reached.",
-              "content": json_content({"anyOf": [ref("HealthDown"), ref("Error")]})})},
     "/api/query": {"post": operation("Answer a question with cited, checked evidence", {200: ok(ref("Answer"))},
                                      QUERY_ERRORS, request=body(ref("QueryRequest")), tags=TAGS)},
     "/api/query/stream": {"post": operation("The answer as server-sent events", {200: STREAM}, QUERY_ERRORS,

@@ -4,6 +4,7 @@ A record is what storage/history.py (or postgres/history.py) keeps of a /api/que
 result_json): its passages cut to storage/answers.PASSAGE_FIELDS, and feedback and review beside it. Answers
 logged by older versions lack the passage and citation fields added since, so only the first ones are required.
 Another user's answer, read by a reviewer, may come with its text withheld (web/history.WITHHELD).
+/api/history/similar lists reviewed answers to like questions (web/similar.py), as /api/query's "reviewed" does.
 """
 from accounts.roles import TIERS
 from models import RELATION_KINDS
@@ -18,8 +19,9 @@ from storage.answers import (
     STATUSES,
     SUMMARY_CHARS,
 )
+from storage.reviewed import MAX_SIMILAR, REVIEWED
 from web.spec.common import body, json_content, ok, operation, page, path_param, query_param, ref
-from web.validation import MAX_OFFSET, MODES
+from web.validation import MAX_OFFSET, MAX_QUESTION_CHARS, MODES
 
 TAGS = ("history",)
 TEXT = {"type": "string"}
@@ -148,6 +150,22 @@ SCHEMAS = {
                        "reviewed_at": {"type": ["number", "null"], "description": 'Null once "unreviewed".'}},
         "additionalProperties": False,
     },
+    "ReviewedAnswer": {
+        "type": "object", "description": "An approved or corrected answer to a question like the one asked "
+                                         "(the corrected text, when corrected).",
+        "required": ["id", "question", "answer", "review_status", "reviewer", "reviewed_at", "similarity"],
+        "properties": {"id": TEXT, "question": TEXT, "answer": TEXT, "review_status": {"enum": list(REVIEWED)},
+                       "reviewer": {**NULLABLE_TEXT, "description": "The reviewer's name (null: the owner)."},
+                       "reviewed_at": {"type": "number"},
+                       "similarity": {"type": "number", "description": "The cosine of the two questions."}},
+        "additionalProperties": False,
+    },
+    "SimilarAnswers": {
+        "type": "object", "required": ["question", "threshold", "items"],
+        "properties": {"question": TEXT, "threshold": {"type": "number", "description": "SIMILAR_THRESHOLD's cosine."},
+                       "items": {"type": "array", "items": ref("ReviewedAnswer"), "maxItems": MAX_SIMILAR}},
+        "additionalProperties": False,
+    },
 }
 
 # A listed answer's id leads to the operations on it (schemathesis follows these links in its stateful phase).
@@ -166,6 +184,15 @@ PATHS = {
             query_param("limit", {"type": "integer", "minimum": 1, "maximum": MAX_PAGE, "default": 20}, "Page size."),
             query_param("offset", {"type": "integer", "minimum": 0, "maximum": MAX_OFFSET, "default": 0},
                         "Answers to skip."),
+        ])},
+    "/api/history/similar": {"get": operation(
+        "Reviewed (approved or corrected) answers you may read to questions like q, nearest first.",
+        {200: ok(ref("SimilarAnswers"))}, tags=TAGS,
+        parameters=[
+            {**query_param("q", {"type": "string", "minLength": 1, "maxLength": MAX_QUESTION_CHARS, "pattern": r"\S"},
+                           "The question."), "required": True},
+            query_param("limit", {"type": "integer", "minimum": 1, "maximum": MAX_SIMILAR, "default": 3},
+                        "How many at most."),
         ])},
     "/api/history/{answer_id}": {"get": {"operationId": "getAnswer", **operation(
         "One answer in full, with its citations, passages, timings, review and feedback.",

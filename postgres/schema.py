@@ -12,7 +12,7 @@ Each migration is a list of statements, formatted with the schema's name and the
 - terms, postings and bm25: BM25's term statistics, kept in the same transaction as the chunks they count, so
   search computes the embedded engine's scores in SQL (postgres/search.py).
 - relations between chunks; jobs, and the files they read; answers with their feedback and review; providers'
-  last state.
+  last state, and the keys and models an admin set for them.
 """
 from models import RELATION_KINDS
 
@@ -237,5 +237,14 @@ MIGRATIONS = [
     [  # passage sentences' vectors, computed once (search/sentence_vectors.py), and the passages warmed
         "CREATE TABLE {schema}.sentence_vectors (key bytea PRIMARY KEY, vector bytea NOT NULL)",
         "CREATE TABLE {schema}.warmed_passages (key bytea PRIMARY KEY)",
+    ],
+    [  # the providers' keys and models an admin set (issue 34; storage/provider_settings.py)
+        """CREATE TABLE {schema}.provider_settings (
+            name text PRIMARY KEY,
+            api_key text,
+            model text,
+            updated_at double precision NOT NULL,
+            updated_by text
+        )""",
     ],
 ]

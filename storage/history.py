@@ -4,7 +4,8 @@ One row per answer (the question, the standalone question it was rewritten to, t
 passages it was given, which writer and model wrote it, timings) plus a feedback table (up/down and a comment).
 A reviewer sets a status per answer: unreviewed, approved, corrected (with the corrected text) or rejected.
 `turns()` gives the last turns of a session, which question/rewrite.py uses to rewrite follow-up questions.
-The file also holds the table of each model provider's last state (storage/provider_state.py).
+The file also holds the table of each model provider's last state (storage/provider_state.py), and the keys and
+models an admin set (storage/provider_settings.py).
 Text search is over question, standalone question and answer, in any script: the searched text is kept in a
 normalised form (NFKC, case-folded, Hebrew vowel points and cantillation removed, punctuation as spaces), so
 "שָׁבַּת" finds "שבת" and "Shabbat?" finds "shabbat". Every word of the query must occur (as a substring); words of
@@ -45,6 +46,8 @@ from storage.answers import (  # noqa: F401 - the limits, SESSION_ID and the err
 )
 from storage.accounts import ACCOUNT_TABLES, Accounts
 from storage.database import Connections, NewerSchema, Transaction, migrate
+from storage.provider_settings import TABLE as PROVIDER_SETTINGS_TABLE
+from storage.provider_settings import StoredProviders
 
 MIGRATIONS = [
     (
@@ -93,6 +96,7 @@ MIGRATIONS = [
         "CREATE INDEX answers_user ON answers(user_id, rowid)",
         *ACCOUNT_TABLES,
     ),
+    (PROVIDER_SETTINGS_TABLE,),  # the providers' keys and models an admin set (issue 34)
 ]
 
 # Derived from answers.search_text (external content), so it can be dropped and rebuilt at any time.
@@ -129,6 +133,11 @@ class History:
     def accounts(self) -> Accounts:
         """The users, tokens, sessions and usage counts kept in the same file."""
         return Accounts(self._connections)
+
+    @property
+    def provider_settings(self) -> StoredProviders:
+        """The providers' keys and models an admin set, kept in the same file."""
+        return StoredProviders(self._connections)
 
     def migrate(self) -> None:
         """Apply the migrations this file has not seen (storage/database.py); a newer file is refused."""

@@ -5,6 +5,7 @@ asking.py     /, /api/health, /api/query, /api/query/stream
 library.py    /api/documents, /api/jobs, /api/stats
 history.py    /api/history
 accounts.py   /api/session, /api/me, /api/users
+providers.py  /api/admin/providers: the model providers' keys and default models
 relating.py   /api/relations
 protocols.py  /v1/chat/completions, /v1/models, /mcp, /metrics, /api/openapi.json, /static
 tests/web/test_openapi.py holds it true: every route of the app is described, and schemathesis, run against a
@@ -12,10 +13,10 @@ live server, finds no 5xx, no status the document does not give, and no response
 """
 from functools import cache
 
-from web.spec import accounts, asking, history, library, protocols, relating
+from web.spec import accounts, asking, history, library, protocols, providers, relating
 from web.spec.common import ERROR, OPENAI_ERROR, SECURITY, SECURITY_SCHEMES
 
-PARTS = (asking, library, history, accounts, relating, protocols)
+PARTS = (asking, library, history, accounts, providers, relating, protocols)
 
 
 @cache

@@ -53,11 +53,13 @@ from web.protocols.mcp_http import bp as mcp_bp
 from web.protocols.mcp_server import mcp_command
 from web.protocols.openai_api import bp as openai_bp
 from web.openapi import bp as openapi_bp
+from web.providers import bp as providers_bp
 from web.query import bp as query_bp
 from web.relations import bp as relations_bp
 from web.server import serve
 from web.similar import bp as similar_bp
 from web.validation import IdConverter
+from writers.live import LiveWriters
 from checks.sentences import forms
 
 # Models come from local folders only; a hub is never contacted unless the user says so.
@@ -90,11 +92,12 @@ def upload_limits(settings: Settings) -> Limits:
                   max_passage_chars=max_passage_chars(settings.library.max_chars))
 
 
-def build(settings: Settings) -> Services:
-    """Load the embedder, open the library, build the pipeline over it and the ingest worker for it."""
+def build(settings: Settings, history=None) -> Services:
+    """Load the embedder, open the library, build the pipeline over it and the ingest worker for it; the writers
+    read the providers' keys and models an admin set in the history's database."""
     started = time.perf_counter()
     library = open_library(settings, Embedder.load(settings.models.embedding_model))
-    pipeline = Pipeline.load(settings, library)
+    pipeline = Pipeline.load(settings, library, stored=history.provider_settings if history is not None else None)
     where = ({"backend": "postgres", "schema": settings.database.schema} if uses_postgres(settings)
              else {"backend": "embedded", "path": str(settings.library.dir)})
     info = {"library": where, "load_seconds": round(time.perf_counter() - started, 2)}
@@ -110,12 +113,26 @@ def warms(settings: Settings) -> bool:
 
 
 def share_provider_state(services: Services | None, history: History | None) -> Services | None:
-    """Each model writer records how its calls go in the history file, so every worker's health says the same."""
-    if services is not None and history is not None:
-        for name, writer in services.pipeline.generator.writers.items():
-            if writer.guard is not None:
-                writer.guard.publish = functools.partial(provider_state.save, history, name)
+    """Each model writer records how its calls go in the history file, so every worker's health says the same;
+    so do those made later, when an admin changes a provider's key or model (writers/live.py), whose table a
+    given pipeline's writers read from this history."""
+    if services is None or history is None:
+        return services
+    writers = services.pipeline.generator.writers
+    for name, writer in writers.items():
+        publish(history, name, writer)
+    if isinstance(writers, LiveWriters):
+        writers.on_new.append(functools.partial(publish, history))
+        if writers.stored is None:
+            writers.stored = history.provider_settings
+            writers.expire()
     return services
+
+
+def publish(history: History, name: str, writer) -> None:
+    """Have a writer's guard keep its state in the history (provider_state.py)."""
+    if writer.guard is not None:
+        writer.guard.publish = functools.partial(provider_state.save, history, name)
 
 
 class Loader:
@@ -195,7 +212,8 @@ def create_app(config=None, pipeline=None, library=None) -> Flask:
     given = (Services(pipeline, library, Ingestor(library, upload_limits(settings)) if library else None)
              if pipeline is not None else None)
     history = app.extensions["history"]
-    loader = Loader(lambda: share_provider_state(build(app.extensions["settings"]), history), share_provider_state(given, history))
+    loader = Loader(lambda: share_provider_state(build(app.extensions["settings"], history), history),
+                    share_provider_state(given, history))
     loader.run_jobs = settings.library.ingest_worker
     app.extensions["rag"] = loader
     app.extensions["sentence_forms"] = forms  # what the worker commands warm (ingest/warming.py)
@@ -215,7 +233,7 @@ def create_app(config=None, pipeline=None, library=None) -> Flask:
     register_error_handlers(app)
     app.url_map.converters["id"] = IdConverter  # <id:...> in the routes: an id past MAX_ID is a 404 for every method
     for blueprint in (query_bp, documents_bp, history_bp, similar_bp, accounts_bp, openai_bp, relations_bp, metrics_bp,
-                      mcp_bp, openapi_bp, catalog_bp):
+                      mcp_bp, openapi_bp, catalog_bp, providers_bp):
         app.register_blueprint(blueprint)
     for command in (ingest_commands + measuring_commands + training_commands + benchmark_commands
                     + [serve, db_commands, users_commands, relations_commands, mcp_command]):

@@ -13,16 +13,31 @@ from writers.writer import ProviderError, Writer
 
 log = logging.getLogger(__name__)
 
+PREFERENCE = ("gemini", "claude", "openai")  # the default writer when none is chosen: the first of these there is
+
 
 class Generator:
     """Chooses a writer, asks it for an answer, falls back to the offline writer, and has the answer checked."""
 
-    def __init__(self, writers: dict[str, Writer], default: str, fallback: str = "offline", verifier=None,
+    def __init__(self, writers: dict[str, Writer], default: str | None, fallback: str = "offline", verifier=None,
                  judge=None):
-        self.writers = writers
-        self.default = default
+        self.writers = writers  # a dict, or writers/live.py's LiveWriters, whose hosted writers come and go
+        self.chosen = default  # GENERATOR's; None: by PREFERENCE
         self.fallback = fallback
         self.check = AnswerCheck(verifier, judge)
+
+    @property
+    def default(self) -> str:
+        """The writer a request that names none gets: the chosen one while it is there, else the first of
+        PREFERENCE there is, else the fallback (an admin may add or clear a provider's key while the server runs)."""
+        writers = self.writers
+        if self.chosen in writers:
+            return self.chosen
+        return next((name for name in PREFERENCE if name in writers), self.fallback)
+
+    @default.setter
+    def default(self, name: str) -> None:
+        self.chosen = name
 
     def answer(self, request: WriteRequest, provider: str | None = None) -> Answer:
         """Write a cited answer to request with the named provider (default: the configured one), checked."""

@@ -39,7 +39,7 @@ from search.embedders import settings as embedder_settings
 from search.missing_words import search_missing_words
 from search.related import passage_hit, with_related
 from search.reranker import Reranker
-from writers.configured import hosted_writers
+from writers.live import LiveWriters
 from writers.offline import ExtractiveWriter
 from writers.research import Researched, research, unsearched_reply
 from writers.tools import MAX_SEARCHES, Toolbox, within
@@ -64,11 +64,11 @@ class Pipeline:
         self.works = works or (lambda reader: catalog(*store.catalog_rows(reader)) if store is not None else [])
 
     @classmethod
-    def load(cls, settings: Settings, library, embedder=None) -> "Pipeline":
+    def load(cls, settings: Settings, library, embedder=None, stored=None) -> "Pipeline":
         """Build the pipeline over library from the settings (configuration/settings.py).
 
         embedder: for questions and the writers' checks; by default the library's own, with its kept sentence
-        vectors (search/sentence_vectors.py).
+        vectors (search/sentence_vectors.py). stored: the providers' keys and models an admin set, over the settings'.
         """
         from question.classifier import QueryClassifier  # torch is imported when a pipeline is built, not with the app
 
@@ -83,9 +83,9 @@ class Pipeline:
         classifier = QueryClassifier.load(Path(models.classifier_dir))
         judge = AnswerabilityJudge.load(Path(models.judge_dir)) if models.judge_dir else None
         sentences = library.sentences if embedder is library.embedder else embedder
-        writers = {"offline": ExtractiveWriter(sentences, judge=judge), **hosted_writers(chosen)}
-        default = chosen.generator or next(n for n in ("gemini", "claude", "openai", "offline") if n in writers)
-        if default not in writers:
+        writers = LiveWriters(chosen, {"offline": ExtractiveWriter(sentences, judge=judge)}, stored)
+        default = chosen.generator or None  # None: the first provider there is (generator.PREFERENCE)
+        if default and default not in writers:
             raise ValueError(f"GENERATOR={default!r} is not configured; available: {sorted(writers)} (set its API key)")
         verifier = Verifier(sentences, chosen.support_threshold)  # None: the embedder's own (search/embedders.py)
         info = {"classifier": {"path": str(models.classifier_dir), "encoder": classifier.encoder_name},

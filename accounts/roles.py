@@ -5,7 +5,7 @@ A role is a set of permissions and the tiers its users read unless an admin give
 - advanced and researcher: the same, with more tiers;
 - posek and reviewer: the review queue (every answer) and corrections, relations between passages;
 - editor: upload, remove and re-index documents;
-- admin: everything, users and tiers included.
+- admin: everything, users, tiers and the model providers' keys and models included.
 A document is visible to a reader who owns it (uploaded it) or whose tiers include its tier; a document with no
 tier is in "public". So a `private` document reaches only its owner and readers given the private tier (admins).
 On a personal server (127.0.0.1, no users) the one implicit owner, OWNER, may do and see everything.
@@ -20,7 +20,8 @@ ASK, HISTORY, FEEDBACK = "ask", "history", "feedback"
 REVIEW, RELATIONS = "review", "relations"
 UPLOAD, REMOVE, REINDEX = "upload", "remove", "reindex"
 USERS, METRICS = "users", "metrics"
-PERMISSIONS = (ASK, HISTORY, FEEDBACK, REVIEW, RELATIONS, UPLOAD, REMOVE, REINDEX, USERS, METRICS)
+SET_PROVIDERS = "set_providers"  # the model providers' API keys and default models (web/providers.py)
+PERMISSIONS = (ASK, HISTORY, FEEDBACK, REVIEW, RELATIONS, UPLOAD, REMOVE, REINDEX, USERS, METRICS, SET_PROVIDERS)
 
 _READER = frozenset({ASK, HISTORY, FEEDBACK})
 _REVIEWER = _READER | {REVIEW, RELATIONS}

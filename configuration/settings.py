@@ -65,7 +65,7 @@ class SearchSettings:
 
 @dataclass(frozen=True)
 class ProviderSettings:
-    api_key: str = ""
+    api_key: str = field(default="", repr=False)  # a secret: never in a repr, so never in a log line
     model: str = ""
     base_url: str = ""
     models: tuple[str, ...] = ()  # the names a request may choose besides model

@@ -6,4 +6,5 @@ library.py   changes, with BM25's term statistics                  search.py   B
 history.py   the answer log                                         moving_in.py  an embedded library copied in
 backend.py   which backend a configuration names                    commands.py `flask --app app db ...`
 accounts.py  users, tokens, sessions, usage counts                 relation_store.py  relations between passages
+provider_settings.py  the providers' keys and models an admin set
 """

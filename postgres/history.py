@@ -8,7 +8,8 @@ PostgreSQL's text and jsonb cannot hold the NUL character, nor jsonb NaN: a NUL 
 and searched, NaN and infinities are stored as null, and an id or session id holding a NUL matches no answer.
 Each answer keeps its question's vector in a pgvector column; similar() ranks the reviewed ones by inner product.
 Feedback locks its answer's row, so concurrent buttons never pass MAX_FEEDBACK_PER_ANSWER.
-The table provider_state holds each model provider's last state for every server's health.
+The table provider_state holds each model provider's last state for every server's health; provider_settings the
+keys and models an admin set (postgres/provider_settings.py).
 Does not: delete answers, or hold the library (postgres/library.py).
 """
 import time
@@ -19,6 +20,7 @@ from hebrew.normal import normalise
 from postgres.accounts import PgAccounts
 from postgres.database import Database, storable
 from postgres.database import lookup_value as _key
+from postgres.provider_settings import PgStoredProviders
 from storage import answers, reviewed
 
 RECORD_COLUMNS = ("id", "session_id", "question", "standalone_question", "query_type", "language", "answer",
@@ -37,6 +39,11 @@ class PgHistory:
     def accounts(self) -> PgAccounts:
         """The users, tokens, sessions and usage counts kept in the same schema."""
         return PgAccounts(self.db)
+
+    @property
+    def provider_settings(self) -> PgStoredProviders:
+        """The providers' keys and models an admin set, kept in the same schema."""
+        return PgStoredProviders(self.db)
 
     def log(self, entry: dict) -> str:
         """Store one answer (History.log's entry); returns its new id."""

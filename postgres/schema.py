@@ -12,7 +12,8 @@ Each migration is a list of statements, formatted with the schema's name and the
 - terms, postings and bm25: BM25's term statistics, kept in the same transaction as the chunks they count, so
   search computes the embedded engine's scores in SQL (postgres/search.py).
 - relations between chunks; jobs, and the files they read; answers with their feedback and review, and their
-  question's vector (`vector(dim)`, matched against the reviewed answers: storage/reviewed.py); providers' last state.
+  question's vector (`vector(dim)`, matched against the reviewed answers: storage/reviewed.py); providers' last state,
+  and the keys and models an admin set for them.
 """
 from models import RELATION_KINDS
 
@@ -245,5 +246,14 @@ MIGRATIONS = [
     ],
     [  # feedback that sticks (issue 34): who gave it, as storage/history.py's latest migration
         "ALTER TABLE {schema}.feedback ADD COLUMN user_id integer",
+    ],
+    [  # the providers' keys and models an admin set (issue 34; storage/provider_settings.py)
+        """CREATE TABLE {schema}.provider_settings (
+            name text PRIMARY KEY,
+            api_key text,
+            model text,
+            updated_at double precision NOT NULL,
+            updated_by text
+        )""",
     ],
 ]

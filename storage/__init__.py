@@ -8,6 +8,7 @@ history.py     every answer, its feedback and review, searchable in any script
 history_schema.py  the answer log's migrations and its trigram index
 provider_state.py  each model provider's last state, in the history file, shared by every worker
 accounts.py    users, tokens, sessions and the limits' usage counts, in the history file
+provider_settings.py  the providers' API keys and default models an admin set, in the history file
 files.py       the files an embedded library keeps: uploads waiting for a job, each document's source
 leases.py      which process runs which ingest job: a lock file per job
 answers.py     what an answer log accepts, for both backends: the entry's row

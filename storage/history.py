@@ -5,7 +5,8 @@ passages it was given, which writer and model wrote it, timings) plus a feedback
 A reviewer sets a status per answer: unreviewed, approved, corrected (with the corrected text) or rejected.
 `turns()` gives the last turns of a session, which question/rewrite.py uses to rewrite follow-up questions.
 Each answer keeps its question's vector, so similar() finds reviewed answers to like questions (storage/reviewed.py).
-The file also holds the table of each model provider's last state (storage/provider_state.py).
+The file also holds the table of each model provider's last state (storage/provider_state.py), and the keys and
+models an admin set (storage/provider_settings.py).
 Text search is over question, standalone question and answer, in any script: the searched text is kept in a
 normalised form (NFKC, case-folded, Hebrew vowel points and cantillation removed, punctuation as spaces), so
 "שָׁבַּת" finds "שבת" and "Shabbat?" finds "shabbat". Every word of the query must occur (as a substring); words of
@@ -50,6 +51,7 @@ from storage import reviewed
 from storage.accounts import Accounts
 from storage.database import Connections, NewerSchema, Transaction, migrate
 from storage.history_schema import FTS_TABLE, MIGRATIONS  # noqa: F401 - MIGRATIONS is imported from here too
+from storage.provider_settings import StoredProviders
 
 def trigram_available() -> bool:
     """Whether this SQLite has FTS5 with the trigram tokenizer."""
@@ -80,6 +82,11 @@ class History:
     def accounts(self) -> Accounts:
         """The users, tokens, sessions and usage counts kept in the same file."""
         return Accounts(self._connections)
+
+    @property
+    def provider_settings(self) -> StoredProviders:
+        """The providers' keys and models an admin set, kept in the same file."""
+        return StoredProviders(self._connections)
 
     def migrate(self) -> None:
         """Apply the migrations this file has not seen (storage/database.py); a newer file is refused."""

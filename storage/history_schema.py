@@ -3,6 +3,7 @@ searched text. A migration is a tuple of statements; a file records how many it 
 """
 from storage.accounts import ACCOUNT_TABLES
 from storage.answers import RATINGS, STATUSES
+from storage.provider_settings import TABLE as PROVIDER_SETTINGS_TABLE
 
 MIGRATIONS = [
     (
@@ -56,6 +57,7 @@ MIGRATIONS = [
     (  # feedback that sticks (issue 34): who gave it, so that they can change it and see it again
         "ALTER TABLE feedback ADD COLUMN user_id INTEGER",
     ),
+    (PROVIDER_SETTINGS_TABLE,),  # the providers' keys and models an admin set (issue 34)
 ]
 
 # Derived from answers.search_text (external content), so it can be dropped and rebuilt at any time.

@@ -5,6 +5,7 @@ parameters, and that real instances of both pass isinstance().
 Store      documents and ingest jobs (storage/store.py, postgres/store.py)
 History    the logged answers, their feedback and reviews (storage/history.py, postgres/history.py)
 Accounts   users, tokens, sessions, usage counts (storage/accounts.py, postgres/accounts.py)
+StoredProviders  the providers' keys and models an admin set (storage/ and postgres/provider_settings.py)
 Relations  relations between passages (storage/relation_store.py, postgres/relation_store.py)
 Library    the store with its search indexes, files and kept sentence vectors (search/library.py, postgres/library.py);
            both subclass it for the one method they share
@@ -91,6 +92,10 @@ class History(Protocol):
     def load_provider_states(self) -> dict[str, dict]:
         """The providers' last states by name."""
 
+    @property
+    def provider_settings(self):
+        """The providers' keys and models an admin set, kept in the same file."""
+
     def log(self, entry: dict) -> str:
         """Store one answer; returns its new id."""
 
@@ -156,6 +161,18 @@ class Accounts(Protocol):
 
     def users(self) -> list[dict]:
         ...
+
+
+@runtime_checkable
+class StoredProviders(Protocol):
+    def all(self) -> dict[str, dict]:
+        """Each stored provider's row by name: {"api_key", "model" (None: not set), "updated_at", "updated_by"}."""
+
+    def clear(self, name: str) -> bool:
+        """Remove a provider's row (the environment's settings stand again); whether there was one."""
+
+    def put(self, name: str, changes: dict, by: str | None) -> None:
+        """Set the given fields of a provider's row (a value of None clears it), leaving the others as they are;"""
 
 
 @runtime_checkable

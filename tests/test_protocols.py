@@ -12,12 +12,14 @@ from models import Document
 from postgres.accounts import PgAccounts
 from postgres.history import PgHistory
 from postgres.library import PgLibrary
+from postgres.provider_settings import PgStoredProviders
 from postgres.relation_store import PgRelations
 from postgres.store import PgStore
 from search.library import Library
 from storage import protocols
 from storage.accounts import Accounts
 from storage.history import History
+from storage.provider_settings import StoredProviders
 from storage.relation_store import Relations
 from storage.store import Store
 
@@ -25,6 +27,7 @@ IMPLEMENTATIONS = {
     protocols.Store: (Store, PgStore),
     protocols.History: (History, PgHistory),
     protocols.Accounts: (Accounts, PgAccounts),
+    protocols.StoredProviders: (StoredProviders, PgStoredProviders),
     protocols.Relations: (Relations, PgRelations),
     protocols.Library: (Library, PgLibrary),
 }
@@ -69,5 +72,6 @@ def test_real_instances_of_both_backends_pass_isinstance(backend, tmp_path):
     history = History(tmp_path / "h.sqlite3") if backend.db is None else PgHistory(backend.db)
     for instance, protocol in ((library, protocols.Library), (library.store, protocols.Store),
                                (library.relations, protocols.Relations), (history, protocols.History),
-                               (history.accounts, protocols.Accounts)):
+                               (history.accounts, protocols.Accounts),
+                               (history.provider_settings, protocols.StoredProviders)):
         assert isinstance(instance, protocol), f"{type(instance).__name__} is not a {protocol.__name__}"

@@ -13,6 +13,7 @@ services.py    what views read from the app: the loaded services and the history
 guard.py       the Host check and the refusal of cross-site writes
 auth.py        who is asking: personal owner, bearer token or session cookie (with CSRF); 401 and 403
 accounts.py    /api/session, /api/me, /api/users
+providers.py   /api/admin/providers: the model providers' API keys and default models, set by admins
 openapi.py     /api/openapi.json: the API described in OpenAPI 3.1 (the document is built in spec/)
 protocols/     the other protocols Evidenz speaks: MCP (stdio and HTTP) and the OpenAI-compatible /v1
 spec/          the OpenAPI document, one module per part of the API

@@ -8,7 +8,8 @@ claude.py            Claude: passages as search_result blocks, native citations 
 gemini.py            Gemini: a JSON answer schema, validated, streamed sentence by sentence
 resilience.py        retries with backoff and jitter, Retry-After, the circuit breaker
 offline.py           the offline writer: cited sentences of the passages, or an honest decline
-configured.py        the hosted writers a config names
+configured.py        the hosted writers a config names, and the keys and models an admin stored over it
+live.py              the writers a server answers with, rebuilt when an admin changes a provider's key or model
 tools.py             the library as tools for a model writer: search_library, get_passage, list_works
 research.py          a model writer that searches for itself: the bounded loop of tool calls
 answering.py         which sentence answers: the judge's reading of the best candidates and their agreement

@@ -39,7 +39,7 @@ def searched(request, tmp_path):
 def test_a_new_file_is_migrated_in_wal_mode(tmp_path):
     History(tmp_path / "h.sqlite3")
     db = sqlite3.connect(tmp_path / "h.sqlite3")
-    assert db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 5
+    assert db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS) == 6
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert {"answers", "feedback", "provider_state"} <= {r[0] for r in db.execute("SELECT name FROM sqlite_master")}
 

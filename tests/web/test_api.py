@@ -132,7 +132,7 @@ def test_health_reports_what_is_live(client):
 def test_health_is_503_while_loading_then_200(monkeypatch):
     release = threading.Event()
 
-    def slow_build(config):
+    def slow_build(config, history=None):
         release.wait(10)
         return app_module.Services(make_pipeline())
 

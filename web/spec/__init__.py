@@ -6,6 +6,7 @@ health.py     /api/health
 library.py    /api/documents, /api/jobs, /api/stats
 history.py    /api/history
 accounts.py   /api/session, /api/me, /api/users
+providers.py  /api/admin/providers: the model providers' keys and default models
 relating.py   /api/relations
 protocols.py  /v1/chat/completions, /v1/models, /mcp, /metrics, /api/openapi.json, /static
 tests/web/test_openapi.py holds it true: every route of the app is described, and schemathesis, run against a
@@ -13,10 +14,10 @@ live server, finds no 5xx, no status the document does not give, and no response
 """
 from functools import cache
 
-from web.spec import accounts, asking, health, history, library, protocols, relating
+from web.spec import accounts, asking, health, history, library, protocols, providers, relating
 from web.spec.common import ERROR, OPENAI_ERROR, SECURITY, SECURITY_SCHEMES
 
-PARTS = (asking, health, library, history, accounts, relating, protocols)
+PARTS = (asking, health, library, history, accounts, providers, relating, protocols)
 
 
 @cache

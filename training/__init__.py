@@ -9,7 +9,9 @@ calibrate_similar.py the cosine from which a question is one asked before, on ha
 train_classifier.py  the query classifier's head on data/query_types.jsonl
 train_reranker.py    a cross-encoder from a shipped encoder, with BM25 hard negatives
 train_embedder.py    e5's upper layers fitted to the Shulchan Arukh, contrastively
-embedder_pairs.py    its pairs: siman topics, glosses and glossary phrases against seifim; heq-dev's train split
+embedder_pairs.py    its pairs: siman topics, glosses, glossary phrases, lay questions and commentary against seifim;
+                     heq-dev's train split
+embedder_negatives.py  hard negatives for its lay questions, mined with our own hybrid search
 judge_data.py        the judge's training and calibration pairs from QA sets (squad-dev, heq-dev)
 judge_mining.py      negatives like the offline writer's mistakes, mined with our own search
 train_judge.py       the answerability judge on those pairs

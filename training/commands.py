@@ -84,13 +84,27 @@ def train_judge(sets, out, layers, trained_layers, epochs, same, mine, limit):
 @click.option("--epochs", default=1, show_default=True)
 @click.option("--max-length", default=128, show_default=True)
 @click.option("--limit", default=None, type=int, help="Train on this many pairs only (a quick try).")
+@click.option("--lay", default=None, type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="Add the train split of these lay questions (data/lay-questions).")
+@click.option("--commentary", "comments", default=None, type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Add commentary pairs (../shared/data/shulchan-arukh-commentary-pairs/pairs.jsonl).")
+@click.option("--commentary-limit", default=None, type=int, help="A sample of this many commentary pairs.")
+@click.option("--base-limit", default=None, type=int, help="A sample of this many of the book's and QA sets' pairs.")
+@click.option("--hard-negatives", is_flag=True,
+              help="Give each lay question the seif our hybrid search (EMBEDDING_MODEL) ranks best that does not "
+                   "answer it (the book's library is built once into data/cache/eval).")
+@click.option("--lr", default=3e-5, show_default=True)
 @with_appcontext
-def train_embedder(book, sets, out, trained_layers, epochs, max_length, limit):
+def train_embedder(book, sets, out, trained_layers, epochs, max_length, limit, lay, comments, commentary_limit,
+                   base_limit, hard_negatives, lr):
     """Fit multilingual-e5-small to the Shulchan Arukh (search/tuned.py loads it)."""
+    from training.embedder_negatives import searcher
     from training.train_embedder import train
 
+    search = searcher(current(), book) if hard_negatives and lay else None
     click.echo(json.dumps(train(book, list(sets), out, trained_layers=trained_layers, epochs=epochs,
-                                max_length=max_length, limit=limit), indent=2))
+                                max_length=max_length, limit=limit, lr=lr, lay=lay, comments=comments,
+                                comment_limit=commentary_limit, base_limit=base_limit, search=search), indent=2))
 
 
 @click.command("record-decisions")

@@ -6,6 +6,9 @@ From the Shulchan Arukh (its jsonl, as ../shared/data/shulchan-arukh gives it):
   - glossary: an everyday or English phrase of data/glossary.tsv against a seif that holds the words the
     glossary gives for it (every slot's first word).
 From heq-dev: a question of the train split (the answerability judge's split by article) against its paragraph.
+From data/lay-questions (issue 35): a lay question of its train split against each seif that answers it; its test
+split is refused. From ../shared/data/shulchan-arukh-commentary-pairs: a commentary passage (Ba'er Hetev, Biur
+Halacha, the Kitzur) against the seif it comments on.
 Each pair has a group (a siman, a paragraph): a batch never holds two pairs of one group, since their passages
 would count against each other. halacha-he, wiki-trust and sealed sets are refused (judge_data.FORBIDDEN).
 """
@@ -27,12 +30,51 @@ PREFIXES = "ובהל"  # not מ, ש or כ: "מכירה" (a sale) is not "כיר�
 
 
 class Pair(NamedTuple):
-    """A question-like text, the passage it should find, where the pair comes from and its group."""
+    """A question-like text, the passage it should find, where the pair comes from and its group; negative: a
+    passage our own search ranks high for the query that does not answer it (embedder_negatives.py), or ""."""
 
     query: str
     passage: str
     source: str
     group: str
+    negative: str = ""
+
+
+def seif_texts(path: Path) -> dict[str, str]:
+    """Each seif's text by ref, as the pairs read it: the ruling and its gloss, without the siman's topic."""
+    texts = {}
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        item = json.loads(line)
+        _, ruling, gloss = seif_parts(item["he"])
+        gloss = gloss.removeprefix(GLOSS_WORD).strip(" :")
+        texts[item["ref"]] = ruling.strip() + (" " + gloss if gloss else "")
+    return texts
+
+
+def siman_of(ref: str) -> str:
+    """"Shulchan Arukh, Orach Chayim 318:3" -> "Shulchan Arukh, Orach Chayim 318"."""
+    return ref.rsplit(":", 1)[0]
+
+
+def lay_questions(folder: Path, texts: dict[str, str], split: str = "train") -> list[Pair]:
+    """Each lay question of the split against each seif that answers it (grouped by siman)."""
+    if split != "train":
+        raise ValueError(f"the lay questions' {split} split is for measurement only; train on its train split")
+    questions = {q["id"]: q["text"] for q in read_queries(Path(folder))}
+    qrels = read_qrels(Path(folder), split)
+    return [Pair(questions[qid], texts[ref], "lay", siman_of(ref))
+            for qid, refs in qrels.items() for ref, grade in refs.items() if grade > 0 and ref in texts]
+
+
+def commentary(path: Path, texts: dict[str, str], rng: random.Random, limit: int | None = None,
+               max_chars: int = 600) -> list[Pair]:
+    """Commentary passages against the seif each comments on (a sample of limit; each cut to max_chars)."""
+    pairs = []
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        item = json.loads(line)
+        if item["ref"] in texts and len(item["text"].split()) >= 4:
+            pairs.append(Pair(item["text"][:max_chars], texts[item["ref"]], "commentary", siman_of(item["ref"])))
+    return rng.sample(pairs, min(limit, len(pairs))) if limit else pairs
 
 
 def shulchan_arukh(path: Path, rng: random.Random, per_siman: int = 2, glosses: int = 1500,

@@ -2,6 +2,7 @@
 
 commands.py        flask --app app eval | check-agreement | build-pointed-set
 reports.py         eval --save and eval compare: reports with their configuration and commit, figure by figure
+tables.py          eval tables: the docs' measurement tables written from saved reports, and checked against them
 datasets.py        BEIR queries and qrels, sampling, what qrels name a passage by
 libraries.py       cached dev-set libraries, and the retriever only measuring uses (gold left out, plain baseline)
 evaluate.py        retrieval metrics per mode, answer quality, abstention without the gold

@@ -37,18 +37,22 @@ from configuration.settings import current
 @click.option("--community", default=None, help="The reader's community the boost favours, e.g. Ashkenazi or Sephardi.")
 @click.option("--save", is_flag=True, help="Keep the figures, configuration and commit as a report (--reports).")
 @click.option("--reports", default="data/reports", show_default=True, type=click.Path(path_type=Path))
+@click.option("--check", is_flag=True, help="With `tables`: only say which tables are stale, and fail if any is.")
 @with_appcontext
-def eval_command(folder, save, reports, **options):
+def eval_command(folder, save, reports, check, **options):
     """Evaluate retrieval (and answers) on a BEIR-layout FOLDER; the last line is JSON.
-    `eval compare A B`: how each figure changed from saved report A to B."""
+    `eval compare A B`: how each figure changed from saved report A to B. `eval tables [--check] DOC.md`: write
+    DOC's measurement tables from their saved reports."""
     from measuring import reports as kept
     from measuring.evaluate import evaluate_set
 
     if folder[0] == "compare":
         return compare_reports(folder[1:])
+    if folder[0] == "tables":
+        return write_tables(folder[1:], check)
     if len(folder) != 1 or not Path(folder[0]).is_dir():
-        raise click.UsageError(f"eval takes one BEIR folder that exists (got {' '.join(folder)!r}), or "
-                               "`compare A.json B.json`")
+        raise click.UsageError(f"eval takes one BEIR folder that exists (got {' '.join(folder)!r}), "
+                               "`compare A.json B.json` or `tables [--check] DOC.md...`")
     try:
         result = evaluate_set(current(), Path(folder[0]), **options)
     except ValueError as exc:
@@ -56,6 +60,31 @@ def eval_command(folder, save, reports, **options):
     if save:
         click.echo(f"saved as {kept.save(result, reports)}", err=True)
     click.echo(json.dumps(result))
+
+
+def write_tables(args: tuple[str, ...], check: bool) -> None:
+    """Write the measurement tables of each Markdown file again from their saved reports (measuring/tables.py);
+    with check, only name the stale ones and fail."""
+    from measuring import tables
+
+    docs = [Path(a) for a in args]
+    if not docs or not all(d.is_file() for d in docs):
+        raise click.UsageError("eval tables takes Markdown files that exist: eval tables [--check] docs/measurements.md")
+    stale = []
+    for doc in docs:
+        text = doc.read_text()
+        try:
+            found = tables.stale_blocks(text)
+            if found and not check:
+                doc.write_text(tables.rebuilt(text))
+        except ValueError as exc:
+            raise click.UsageError(str(exc)) from None
+        stale += [f"{doc}: {folder}" for folder in found]
+        click.echo(f"{doc}: {len(tables.BLOCK.findall(text))} tables, {len(found)} "
+                   f"{'stale' if check else 'written again'}")
+    if check and stale:
+        raise click.ClickException("stale tables (run `eval tables DOC` to write them from the reports): "
+                                   + "; ".join(stale))
 
 
 def compare_reports(paths: tuple[str, ...]) -> None:

@@ -29,7 +29,11 @@ def save(result: dict, folder: Path = REPORTS) -> Path:
     config = result.get("config", {})
     figures = {k: v for k, v in result.items() if k != "config"}
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
-    path = folder / f"{config.get('dataset', 'set')}-{config.get('mode') or 'pipeline'}-{stamp}.json"
+    name = f"{config.get('dataset', 'set')}-{config.get('mode') or 'pipeline'}-{stamp}"
+    path, n = folder / f"{name}.json", 1
+    while path.exists():  # two runs saved within one second keep both
+        n += 1
+        path = folder / f"{name}-{n}.json"
     folder.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps({"figures": figures, "config": config, "commit": commit(),
                                 "saved_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}, indent=1) + "\n")

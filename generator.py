@@ -78,7 +78,10 @@ class Generator:
                     yield piece
 
         try:
-            yield from relay(self.writers[name])
+            chosen = self.writers.get(name)  # an admin may have cleared its key since the request was checked
+            if chosen is None:
+                raise ProviderError(f"{name} is no longer configured")
+            yield from relay(chosen)
         except ProviderError as exc:
             if name == self.fallback or self.fallback not in self.writers:
                 raise

@@ -119,7 +119,7 @@ class PgHistory:
         return self.db.run(read)
 
     def add_feedback(self, answer_id: str, rating: str, comment: str | None = None, user: int | None = None,
-                     entry: int | None = None) -> dict:
+                     entry: int | None = None, keep_comment: bool = False) -> dict:
         """Record or change a rating (History.add_feedback): {"entry": its id, "up": n, "down": n}."""
         comment = storable(answers.checked_comment(rating, comment))
         entry = answers.check_entry(entry)
@@ -128,9 +128,9 @@ class PgHistory:
             if conn.execute("SELECT 1 FROM answers WHERE id = %s FOR UPDATE", (_key(answer_id),)).fetchone() is None:
                 raise answers.UnknownAnswer(answer_id)
             if entry is not None:
-                changed = conn.execute("UPDATE feedback SET rating = %s, comment = %s WHERE id = %s AND answer_id = %s "
-                                       "AND user_id IS NOT DISTINCT FROM %s",
-                                       (rating, comment or None, entry, answer_id, user)).rowcount
+                changed = conn.execute("UPDATE feedback SET rating = %s, comment = CASE WHEN %s THEN comment ELSE %s END "
+                                       "WHERE id = %s AND answer_id = %s AND user_id IS NOT DISTINCT FROM %s",
+                                       (rating, keep_comment, comment or None, entry, answer_id, user)).rowcount
                 if not changed:
                     raise answers.UnknownFeedback(entry)
                 given = entry

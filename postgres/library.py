@@ -38,8 +38,14 @@ CHUNK_INSERT = ("id", "chunk_id", "doc_id", "corpus_id", "corpus_tier", "seq", "
 
 
 def create(db: Database, embedder) -> int:
-    """Create or upgrade the schema for embedder's vectors (`db upgrade`); returns the schema version."""
-    version = upgrade(db, schema.MIGRATIONS, schema=db.schema, dim=embedder.dim)
+    """Create or upgrade the schema for embedder's vectors (`db upgrade`); returns the schema version. A schema that
+    records its vectors' size keeps it: a later migration's vector columns are of that size, whatever embedder
+    upgrades it (search then refuses a different one, as it always did)."""
+    upgrade_dim = embedder.dim
+    if db.version() > 0:
+        stored = db.execute("SELECT value FROM library_meta WHERE key = 'dim'")
+        upgrade_dim = int(stored[0][0]) if stored else upgrade_dim
+    version = upgrade(db, schema.MIGRATIONS, schema=db.schema, dim=upgrade_dim)
     db.execute("INSERT INTO library_meta (key, value) VALUES ('embedding_model', %s), ('dim', %s), ('generation', '0'),"
                " ('analyzer', %s) ON CONFLICT (key) DO NOTHING", (embedder.name, str(embedder.dim), analyzer.version()))
     db.reopen()  # connections opened before the extension existed lack pgvector's adapters

@@ -96,10 +96,10 @@ def import_history(path: Path, target_db) -> int:
             "ON CONFLICT (id) DO NOTHING RETURNING id", values)
         if inserted:
             added += 1
-            for f in source.execute("SELECT rating, comment, created_at FROM feedback WHERE answer_id = ? ORDER BY id",
-                                    (row["id"],)):
-                target_db.execute("INSERT INTO feedback (answer_id, rating, comment, created_at) VALUES (%s, %s, %s, %s)",
-                                  (row["id"], f["rating"], f["comment"], f["created_at"]))
+            for f in source.execute("SELECT * FROM feedback WHERE answer_id = ? ORDER BY id", (row["id"],)):
+                given = f["user_id"] if "user_id" in f.keys() else None  # who gave it, in a file that records it
+                target_db.execute("INSERT INTO feedback (answer_id, rating, comment, created_at, user_id) VALUES "
+                                  "(%s, %s, %s, %s, %s)", (row["id"], f["rating"], f["comment"], f["created_at"], given))
     return added
 
 

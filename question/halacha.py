@@ -13,8 +13,8 @@ from models import Hit
 WORKS = ("Shulchan Arukh", "Mishneh Torah", "Mishnah Berurah", "Kitzur Shulchan Arukh", "Arukh HaShulchan", "Tur,")
 # The same works as a library names them: a document's work or title, in English or in Hebrew (the page's words
 # of religious law, "Posek view" and the like, are shown where the library holds one of them).
-WORK_TITLES = (*WORKS[:-1], "Tur", "שולחן ערוך", "שלחן ערוך", "משנה תורה", "משנה ברורה", "קיצור שולחן ערוך",
-               "ערוך השולחן", "טור ")
+WORK_TITLES = (*WORKS, "שולחן ערוך", "שלחן ערוך", "משנה תורה", "משנה ברורה", "קיצור שולחן ערוך", "ערוך השולחן",
+               "טור,")  # "Tur," and "טור,": a bare "Tur" would take Turkey, and "טור " a Taylor series, for the Tur
 ASKS_THE_LAW = regex.compile(
     r"\b(permitted|allowed|forbidden|prohibited|obligat\w*|required|may (?:i|one|we|a|you)|must (?:i|one|we|you)|"
     r"is it (?:ok|okay|allowed)|halach?k?h?a\w*|kosher)\b"

@@ -361,6 +361,7 @@ document.addEventListener("library-changed", () => checkHealth());
 setRunning(null);
 checkHealth();
 startAccount().then(() => {  // on a shared server, once signed in
+  checkHealth();  // what the reader may see: the library's words follow the works they read
   startHistory(openEntry);
   input.focus();
 });

@@ -155,6 +155,10 @@ export function feedbackRow(id, given = null) {
       return;
     }
     const data = await readJson(response);
+    if (response.status === 404 && saved.entry !== null) {  // the entry is gone: the rating is given anew
+      saved.entry = null;
+      return saveRating(rating);
+    }
     if (!response.ok) { say(data.error, true); return; }
     Object.assign(saved, { entry: data.entry, rating, comment: body.comment || "" });
     pressed();

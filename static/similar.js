@@ -3,6 +3,7 @@
 // question, its reviewer and the date. The earlier question is shown because a question on the same subject may
 // still ask something else. The text is plain: its [n] markers name the earlier answer's passages, not these.
 // Server strings are set as text; the look is the review note's (style.css).
+import { isShared } from "./account.js";
 
 const MARKS = { approved: "Approved", corrected: "Corrected" };
 
@@ -24,7 +25,7 @@ function reviewedItem(item) {
   const mark = element("p", "reviewed-mark", "");
   const date = new Date(item.reviewed_at * 1000).toLocaleDateString();
   mark.append(element("span", `review review-${item.review_status}`, MARKS[item.review_status] || "Reviewed"),
-              ` by ${item.reviewer || "the owner"}, ${date}`);
+              ` by ${item.reviewer || (isShared() ? "a reviewer" : "the owner")}, ${date}`);
   section.appendChild(mark);
   const text = element("p", "reviewed-text corrected", item.answer);
   text.dir = "auto";

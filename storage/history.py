@@ -209,16 +209,17 @@ class History:
         return record
 
     def add_feedback(self, answer_id: str, rating: str, comment: str | None = None, user: int | None = None,
-                     entry: int | None = None) -> dict:
+                     entry: int | None = None, keep_comment: bool = False) -> dict:
         """Record an up or down rating with an optional comment, given by user (None: a personal server's owner);
-        with entry, change that entry of theirs instead (a comment written after the thumb, or the other thumb).
-        Returns {"entry": its id, "up": n, "down": n}, the answer's counts."""
+        with entry, change that entry of theirs instead (a comment written after the thumb, or the other thumb;
+        keep_comment: its comment stays as it was). Returns {"entry": its id, "up": n, "down": n}."""
         comment, entry = checked_comment(rating, comment), check_entry(entry)
         with Transaction(self.db) as db:
             self._require(db, answer_id)
             if entry is not None:
-                changed = db.execute("UPDATE feedback SET rating = ?, comment = ? WHERE id = ? AND answer_id = ? AND "
-                                     "user_id IS ?", (rating, comment or None, entry, answer_id, user)).rowcount
+                changed = db.execute("UPDATE feedback SET rating = ?, comment = CASE WHEN ? THEN comment ELSE ? END "
+                                     "WHERE id = ? AND answer_id = ? AND user_id IS ?",
+                                     (rating, keep_comment, comment or None, entry, answer_id, user)).rowcount
                 if not changed:
                     raise UnknownFeedback(entry)
             else:

@@ -82,7 +82,7 @@ class History(Protocol):
         """The users, tokens, sessions and usage counts kept in the same file."""
 
     def add_feedback(self, answer_id: str, rating: str, comment: str | None = None, user: int | None = None,
-                     entry: int | None = None) -> dict:
+                     entry: int | None = None, keep_comment: bool = False) -> dict:
         """Record an up or down rating with an optional comment, given by user; with entry, change that entry of
         theirs instead. Returns {"entry": its id, "up": n, "down": n}."""
 
@@ -172,7 +172,7 @@ class StoredProviders(Protocol):
         """Remove a provider's row (the environment's settings stand again); whether there was one."""
 
     def put(self, name: str, changes: dict, by: str | None) -> None:
-        """Set the given fields of a provider's row (a value of None clears it), leaving the others as they are;"""
+        """Set the given fields of a provider's row (a value of None clears it), leaving the others as they are."""
 
 
 @runtime_checkable

@@ -98,11 +98,11 @@ class StoreQueries:
         return known | {found for found in (detect_language(title) for title, in unknown) if found}
 
     def holds_works(self, names: tuple[str, ...], reader=None) -> bool:
-        """Whether reader sees a document whose work (else title) begins with one of names."""
+        """Whether reader sees a document whose work (else title) begins with one of names, letter case and all
+        (LIKE would ignore case in SQLite only)."""
         visible, args = self.visible_clause(reader)
-        named = " OR ".join("coalesce(work, title) LIKE ?" for _ in names)
-        return bool(self._rows(f"SELECT 1 FROM documents WHERE {visible} AND ({named}) LIMIT 1",
-                               [*args, *(name.replace("%", "").replace("_", "") + "%" for name in names)]))
+        named = " OR ".join(f"substr(coalesce(work, title), 1, {len(name)}) = ?" for name in names)
+        return bool(self._rows(f"SELECT 1 FROM documents WHERE {visible} AND ({named}) LIMIT 1", [*args, *names]))
 
     def job_counts(self) -> dict[str, int]:
         """How many jobs are in each status."""

@@ -59,7 +59,7 @@ def training_pairs(book: Path, qa_sets: list[Path], rng: random.Random, lay: Pat
         asked = lay_questions(lay, texts)
         if search is not None:
             gold: dict[str, set[str]] = {}
-            for pair, ref in zip(asked, lay_refs(lay)):
+            for pair, ref in zip(asked, lay_refs(lay, texts), strict=True):
                 gold.setdefault(pair.query, set()).add(ref)
             asked = hard_negatives(asked, search, texts, gold)
         pairs += asked
@@ -68,11 +68,12 @@ def training_pairs(book: Path, qa_sets: list[Path], rng: random.Random, lay: Pat
     return pairs
 
 
-def lay_refs(folder: Path) -> list[str]:
-    """The refs of lay_questions' pairs, in their order."""
+def lay_refs(folder: Path, texts: dict[str, str]) -> list[str]:
+    """The refs of lay_questions' pairs, in their order (the same filter: a ref the book holds)."""
     from measuring.datasets import read_qrels
 
-    return [ref for refs in read_qrels(Path(folder), "train").values() for ref, grade in refs.items() if grade > 0]
+    return [ref for refs in read_qrels(Path(folder), "train").values() for ref, grade in refs.items()
+            if grade > 0 and ref in texts]
 
 
 def train(book: Path, qa_sets: list[Path], out: Path, trained_layers: int = 2, epochs: int = 1,

@@ -94,14 +94,15 @@ def withheld(items: list[dict], who, hidden: frozenset[str]) -> list[dict]:
 @bp.post("/api/history/<answer_id>/feedback")
 def feedback(answer_id: str):
     """Record a thumbs up or down, optionally with a comment: 201 with the entry's id and the answer's counts.
-    With "entry" (that id), change the reader's own entry instead, e.g. with a comment written after the thumb: 200."""
+    With "entry" (that id), change the reader's own entry instead, e.g. with a comment written after the thumb: 200
+    (a change without "comment" keeps the entry's comment; null or "" clears it)."""
     who = require(FEEDBACK)
     readable(answer_id, who)
     body = json_body(FEEDBACK_FIELDS, '{"rating": "up", "comment": "clear and well sourced"}')
     if "rating" not in body:
         raise ApiError('Missing "rating": send "up" or "down".')
     given = history().add_feedback(answer_id, body["rating"], body.get("comment"), user=who.id,
-                                   entry=body.get("entry"))
+                                   entry=body.get("entry"), keep_comment="comment" not in body)
     current_app.logger.info("feedback %s on answer %s", body["rating"], answer_id)
     entry = given.pop("entry")
     return {"id": answer_id, "entry": entry, "feedback": given}, 200 if body.get("entry") is not None else 201

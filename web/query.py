@@ -53,7 +53,8 @@ def health():
         warmer = live.ingestor.warmer if live.ingestor is not None else None
         if not limited and warmer is not None:
             library["sentences"] = {"state": warmer.state, "warmed": warmer.warmed}  # search/sentence_vectors.py
-        religious_law = live.store is not None and live.store.holds_works(WORK_TITLES, who)
+        signed_out = shared() and who is None  # to History and the store None is anyone: it would tell of all
+        religious_law = live.store is not None and not signed_out and live.store.holds_works(WORK_TITLES, who)
         return {"status": "ok", "access": "shared" if shared() else "personal", **described, **live.info,
                 "religious_law": religious_law,  # the page's words of religious law are shown only then
                 "library": library, **({} if limited else {"process": process()}),

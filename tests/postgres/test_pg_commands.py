@@ -35,7 +35,7 @@ def test_upgrade_then_import_an_embedded_library_with_its_jobs_files_and_history
         pass
     history = History(tmp_path / "history.sqlite3")
     answer_id = history.log(logged_answer())
-    history.add_feedback(answer_id, "up", "clear")
+    history.add_feedback(answer_id, "up", "clear", user=7)
     schema = f"t_{uuid.uuid4().hex[:12]}"
     runner = cli_app(pg_server, schema, monkeypatch, tmp_path).test_cli_runner()
 
@@ -64,6 +64,7 @@ def test_upgrade_then_import_an_embedded_library_with_its_jobs_files_and_history
 
     copied = PgHistory(db).get(answer_id)
     assert copied["question"] == "Who discovered penicillin?" and copied["feedback"][0]["comment"] == "clear"
+    assert copied["feedback"][0]["user_id"] == 7  # who gave it moves too: they can change it, and see it again
 
     worker = runner.invoke(args=["ingest-worker", "--once"])  # the queued job, run by a worker of its own
     assert worker.exit_code == 0 and "ran 1 job(s)" in worker.output

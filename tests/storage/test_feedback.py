@@ -17,6 +17,8 @@ def test_a_reader_changes_their_own_entry_and_no_one_elses(history):
     changed = history.add_feedback(answer_id, "down", "the date is wrong", user=7, entry=given["entry"])
     assert changed == {"entry": given["entry"], "up": 0, "down": 1}  # changed, not added
     assert [(f["rating"], f["comment"]) for f in history.get(answer_id)["feedback"]] == [("down", "the date is wrong")]
+    history.add_feedback(answer_id, "up", user=7, entry=given["entry"], keep_comment=True)  # the other thumb alone
+    assert [(f["rating"], f["comment"]) for f in history.get(answer_id)["feedback"]] == [("up", "the date is wrong")]
     for user, entry_id in ((8, given["entry"]), (None, given["entry"]), (7, given["entry"] + 1)):
         with pytest.raises(UnknownFeedback, match="No feedback entry"):
             history.add_feedback(answer_id, "up", user=user, entry=entry_id)
@@ -25,7 +27,9 @@ def test_a_reader_changes_their_own_entry_and_no_one_elses(history):
         history.add_feedback(other, "up", user=7, entry=given["entry"])
     with pytest.raises(HistoryError, match="whole number"):
         history.add_feedback(answer_id, "up", user=7, entry="1")
-    assert history.get(answer_id)["feedback"][0]["comment"] == "the date is wrong"
+    assert history.get(answer_id)["feedback"][0]["comment"] == "the date is wrong"  # the refused changed nothing
+    history.add_feedback(answer_id, "down", user=7, entry=given["entry"])  # a comment not kept is cleared
+    assert [(f["rating"], f["comment"]) for f in history.get(answer_id)["feedback"]] == [("down", None)]
 
 
 def test_feedback_is_counted_and_listed_in_order(history):

@@ -7,6 +7,7 @@ from builders import BOOK, library_app, upload, wait_for
 from conftest import CORPUS
 from models import Document
 from accounts.roles import Reader
+from question.halacha import WORK_TITLES
 
 SHULCHAN_ARUKH = "Shulchan Arukh, Orach Chayim\n\nSiman 1\n\nOne should rise in the morning like a lion.\n"
 
@@ -44,16 +45,27 @@ def test_a_server_that_allows_it_removes_built_in_documents(tmp_path, backend):
 
 
 def test_health_says_whether_the_library_holds_a_work_of_religious_law(client):
+    from accounts.passwords import digest, hash_password, new_token
+
     assert client.get("/api/health").get_json()["religious_law"] is False
-    wait_for(client, upload(client, "oc.txt", SHULCHAN_ARUKH.encode(), work="Shulchan Arukh, Orach Chayim").get_json())
+    wait_for(client, upload(client, "oc.txt", SHULCHAN_ARUKH.encode(), work="Shulchan Arukh, Orach Chayim",
+                            tier="restricted").get_json())
     assert client.get("/api/health").get_json()["religious_law"] is True
+    accounts = client.application.extensions["history"].accounts  # a user: the server is shared from now on
+    admin = accounts.create("rivka", "admin", hash_password("a long enough password"))
+    accounts.add_token(admin["id"], digest(token := new_token()), "test", None)
+    assert client.get("/api/health").get_json()["religious_law"] is False  # signed out: tells nothing of the library
+    signed_in = client.get("/api/health", headers={"Authorization": f"Bearer {token}"}).get_json()
+    assert signed_in["religious_law"] is True
 
 
 def test_a_hebrew_title_names_a_work_of_religious_law_and_a_readers_own_books_come_first(backend):
-    hebrew = [*CORPUS, Document("oc-1", "שולחן ערוך, אורח חיים", "יתגבר כארי לעמוד בבוקר לעבודת בוראו.")]
+    hebrew = [*CORPUS, Document("oc-1", "שולחן ערוך, אורח חיים", "יתגבר כארי לעמוד בבוקר לעבודת בוראו."),
+              Document("turkey", "Turkey", "Turkey is a country."), Document("taylor", "טור טיילור", "טור של פונקציה.")]
     store = backend.build(hebrew).store
     assert store.holds_works(("Shulchan Arukh", "שולחן ערוך"))
     assert not store.holds_works(("Mishneh Torah", "משנה תורה"))
+    assert not store.holds_works(WORK_TITLES[:1] + ("Tur,", "טור,", "turkey"))  # not Turkey, a series, or another case
 
     store._write(lambda execute: execute("UPDATE documents SET owner = 8, filename = 'b.txt' WHERE id = 'fleming'"))
     store._write(lambda execute: execute("UPDATE documents SET owner = 7, filename = 'a.txt' WHERE id = 'everest'"))

@@ -27,10 +27,18 @@ def embedder_name(model: str | None) -> str:
     return (model or "–").rstrip("/").rsplit("/", 1)[-1]
 
 
+def set_name(config: dict) -> str:
+    """The set a report measured: its folder, with the split when not "test" and the field asked when not the text
+    ("halacha-he (asked as en)", "lay-questions (test-he)")."""
+    notes = [config["split"]] if config.get("split") not in (None, "test") else []
+    notes += [f"asked as {config['text_field']}"] if config.get("text_field") else []
+    return (config.get("dataset") or "?") + (f" ({', '.join(notes)})" if notes else "")
+
+
 def row_key(report: dict) -> tuple:
     config = report.get("config", {})
     mode = config.get("mode")
-    return (config.get("dataset") or "", MODES.index(mode) if mode in MODES else len(MODES),
+    return (set_name(config), MODES.index(mode) if mode in MODES else len(MODES),
             embedder_name(config.get("embedding_model")), config.get("fusion") or "")
 
 
@@ -44,7 +52,7 @@ def table(reports: list[dict]) -> str:
         if config.get("fusion") not in (None, "weighted") and mode != "bm25":
             mode += f" ({config['fusion']})"
         embedder = "–" if mode == "bm25" else embedder_name(config.get("embedding_model"))  # BM25 embeds nothing
-        cells = [config.get("dataset") or "?", embedder, mode]
+        cells = [set_name(config), embedder, mode]
         cells += [form.format(figures[key]) if isinstance(figures.get(key), (int, float)) else "–"
                   for _, key, form in COLUMNS]
         lines.append("| " + " | ".join(cells) + " |")

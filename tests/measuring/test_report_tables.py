@@ -8,7 +8,7 @@ from app import create_app
 from measuring import tables
 from measuring.reports import save
 
-DOCS = [Path("docs/measurements.md")]
+DOCS = [Path("docs/measurements.md"), Path("docs/hebrew.md")]
 
 
 def invoke(*args):
@@ -26,13 +26,15 @@ def test_a_table_is_written_from_reports_and_a_stale_one_is_found(tmp_path):
                                 ("scifact-dev", "hybrid", 0.7255)):
         save(result(dataset, mode, ndcg), folder)
     save(result("scifact-dev", "hybrid", 0.7047, fusion="rrf"), folder)
+    save(result("scifact-dev", "hybrid", 0.5, split="dev", text_field="en"), folder)
     doc = tmp_path / "measured.md"
     doc.write_text("Before.\n\n<!-- table: data/reports/retrieval -->\n| typed | 0.99 |\n<!-- end of table -->\nAfter.\n")
     assert tables.stale_blocks(doc.read_text(), tmp_path) == ["data/reports/retrieval"]
     written = tables.rebuilt(doc.read_text(), tmp_path)
     lines = written.splitlines()
     assert lines[0] == "Before." and lines[-1] == "After." and "| typed |" not in written
-    rows = [line for line in lines if line.startswith("| scifact") or line.startswith("| squad")]
+    assert "| scifact-dev (dev, asked as en) | all-MiniLM-L6-v2 | hybrid | 1,234 | 0.5000 |" in written
+    rows = [line for line in lines if line.startswith("| scifact-dev |") or line.startswith("| squad")]
     assert rows == [
         "| scifact-dev | – | bm25 | 1,234 | 0.6545 | 0.500 | 0.600 | 0.900 | 0.4000 |",
         "| scifact-dev | all-MiniLM-L6-v2 | hybrid | 1,234 | 0.7255 | 0.500 | 0.600 | 0.900 | 0.4000 |",

@@ -107,6 +107,7 @@ def query_arguments(pipeline) -> Ask:
     if body is None:
         raise ApiError('The body is not JSON. Send Content-Type: application/json and {"question": "..."}.')
     args = validate_query(body, sorted(pipeline.generator.writers))
+    args["provider"] = args["provider"] or pipeline.generator.default  # chosen once: an admin may change the default
     check_model(pipeline.generator, args["provider"], args["model"])
     if args["language"] is None and who.profile.get("answer_language"):
         args["language"] = who.profile["answer_language"]  # the reader's profile chooses when the request does not

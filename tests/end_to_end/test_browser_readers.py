@@ -127,16 +127,13 @@ def test_admin_editor_learner_and_reviewer_each_get_what_their_role_allows(tmp_p
         learner.click("#profile-panel summary")
         expect(learner.locator("#profile-tiers")).to_have_text("canonical, public")
         learner.fill("#profile-display-name", "Lea")
-        learner.fill("#profile-community", "Sephardi")
-        learner.fill("#profile-customs", "Moroccan")
-        learner.fill("#profile-poskim", "Rav Ovadia Yosef, Ben Ish Chai")
+        assert learner.locator("#profile-community").is_hidden()  # no work of religious law here: no community asked
         learner.select_option("#profile-language", "en")
         learner.click("#profile-save")
         expect(learner.locator("#profile-status")).to_have_text("Profile saved.")
         expect(learner.locator("#account-name")).to_have_text("Lea")
         stored = accounts.user_named("lea")
-        assert (stored["display_name"], stored["community"], stored["customs"], stored["poskim"],
-                stored["answer_language"]) == ("Lea", "Sephardi", ["Moroccan"], ["Rav Ovadia Yosef", "Ben Ish Chai"], "en")
+        assert (stored["display_name"], stored["community"], stored["answer_language"]) == ("Lea", None, "en")
         sent = []
         learner.on("request", lambda r: sent.append(r.post_data_json) if r.url.endswith("/api/query/stream") else None)
         turn = ask(learner, KETTLE)

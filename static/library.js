@@ -75,7 +75,8 @@ function added(seconds) {
   return seconds ? new Date(seconds * 1000).toLocaleDateString() : "";
 }
 
-function button(label, className, onClick) {
+// A button of the page's own (type=button) that calls onClick; providers.js uses it too.
+export function button(label, className, onClick) {
   const b = document.createElement("button");
   b.type = "button";
   b.textContent = label;

@@ -7,6 +7,7 @@
 // Server strings are set as text.
 import { readJson, request, sendJson } from "./api.js";
 import { applyHealth } from "./settings.js";
+import { button } from "./library.js";
 
 const panel = document.getElementById("providers-panel");
 const statusLine = document.getElementById("providers-status");
@@ -23,15 +24,6 @@ function cell(...children) {
   const td = document.createElement("td");
   for (const child of children) td.append(child);
   return td;
-}
-
-function button(text, className, onClick) {
-  const element = document.createElement("button");
-  element.type = "button";
-  element.className = className;
-  element.textContent = text;
-  element.addEventListener("click", onClick);
-  return element;
 }
 
 function keyState(provider) {

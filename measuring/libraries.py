@@ -24,6 +24,7 @@ from ingest import corpus
 from ingest.jobs import Ingestor
 from ingest.parsers import parse_file
 from ingest.structure import split
+from measuring.datasets import judged_id
 from pipeline import Pipeline
 from postgres.backend import database
 from postgres.library import PgLibrary
@@ -96,8 +97,18 @@ class EvalRetriever(Retriever):
             self.excluded = frozenset()
 
     def scope(self, filters, hidden=frozenset()):
-        """The filters' scope, without the excluded documents."""
-        return replace(super().scope(filters), excluded=self.excluded | frozenset(hidden))
+        """The filters' scope, without the excluded documents, or in a book the excluded seifim (by judged id)."""
+        scope = replace(super().scope(filters), excluded=self.excluded | frozenset(hidden))
+        if not self.excluded:
+            return scope
+        view = self.library.current()
+        if not hasattr(view, "labels"):  # PostgreSQL's view: documents only
+            return scope
+        kept = frozenset(int(view.labels[i]) for i, c in enumerate(view.chunks)
+                         if judged_id(c.doc_id, c.ref) not in self.excluded)
+        if len(kept) == len(view.chunks):  # documents only: the mask by document does it
+            return scope
+        return replace(scope, chunks=kept if scope.chunks is None else scope.chunks & kept)
 
     def bm25_words(self, query: str) -> list[list[str]]:
         """Plain words for the baseline, else the pipeline's."""
@@ -145,9 +156,16 @@ def _cached(folder: Path, embedder, build) -> library.Library:
     return library.load(folder, embedder)
 
 
+def _revision(embedder) -> list:
+    """A key's part naming the training of a model trained here (none for others, so their caches stay)."""
+    revision = library.revision_of(embedder)
+    return [revision] if revision else []
+
+
 def cached_library(docs, embedder, max_chars: int, overlap: int, cache_root: Path) -> library.Library:
     """The library of docs, built once per corpus and configuration."""
-    key = json.dumps([corpus.content_hash(docs), embedder.name, max_chars, overlap, library.FORMAT_VERSION])
+    key = json.dumps([corpus.content_hash(docs), embedder.name, max_chars, overlap, library.FORMAT_VERSION]
+                     + _revision(embedder))
     folder = Path(cache_root) / hashlib.sha256(key.encode()).hexdigest()[:16]
     what = "BM25 only" if isinstance(embedder, NoVectors) else f"embedded with {embedder.name}"
 
@@ -163,7 +181,7 @@ def ingested_library(path: Path, embedder, cache_root: Path) -> library.Library:
     parsed = parse_file(path, path.name)
     pieces = [(p.ref, p.text, p.section_path)
               for p in split(parsed.text, parsed.title or path.stem, parsed.units, parsed.section_names)]
-    key = json.dumps([pieces, embedder.name, library.FORMAT_VERSION], ensure_ascii=False)
+    key = json.dumps([pieces, embedder.name, library.FORMAT_VERSION] + _revision(embedder), ensure_ascii=False)
     folder = Path(cache_root) / ("book-" + hashlib.sha256(key.encode()).hexdigest()[:16])
 
     def build(staging: Path) -> None:

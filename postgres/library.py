@@ -23,7 +23,7 @@ from postgres.files import PgFiles
 from postgres.relation_store import PgRelations
 from postgres.search import CHUNK_COLUMNS, PgView, chunk
 from postgres.store import PgLeases, PgStore
-from search.library import LibraryError
+from search.library import LibraryError, revision_of
 from search.reembed import Reembedding, embed_again, form_of, stale
 from search.sentence_vectors import PgTable, SentenceVectors
 from storage import protocols
@@ -47,7 +47,8 @@ def create(db: Database, embedder) -> int:
         upgrade_dim = int(stored[0][0]) if stored else upgrade_dim
     version = upgrade(db, schema.MIGRATIONS, schema=db.schema, dim=upgrade_dim)
     db.execute("INSERT INTO library_meta (key, value) VALUES ('embedding_model', %s), ('dim', %s), ('generation', '0'),"
-               " ('analyzer', %s) ON CONFLICT (key) DO NOTHING", (embedder.name, str(embedder.dim), analyzer.version()))
+               " ('analyzer', %s), ('embedding_revision', %s) ON CONFLICT (key) DO NOTHING",
+               (embedder.name, str(embedder.dim), analyzer.version(), revision_of(embedder) or ""))
     db.reopen()  # connections opened before the extension existed lack pgvector's adapters
     return version
 
@@ -77,6 +78,11 @@ class PgLibrary(protocols.Library):
                 f"schema {db.schema} holds vectors of the embedding model {meta.get('embedding_model')} "
                 f"({meta.get('dim')}-d), but EMBEDDING_MODEL is {embedder.name} ({embedder.dim}-d); set "
                 f"FLASK_EMBEDDING_MODEL={meta.get('embedding_model')} or use another DATABASE_SCHEMA")
+        if (meta.get("embedding_revision") or None) != revision_of(embedder):
+            raise LibraryError(
+                f"schema {db.schema} holds vectors of another training of {embedder.name} (revision "
+                f"{meta.get('embedding_revision') or 'unrecorded'}, now {revision_of(embedder)}); move the library "
+                "in again: a new DATABASE_SCHEMA and `flask --app app db import-library`")
         if meta.get("analyzer") != analyzer.version():
             raise LibraryError(f"schema {db.schema} was indexed with another text analysis ({meta.get('analyzer')}); "
                                "move the library in again: a new DATABASE_SCHEMA and `flask --app app db import-library`")

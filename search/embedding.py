@@ -7,6 +7,7 @@ Questions and passages are embedded through different calls, so a model trained 
 (E5: "query: " and "passage: ") gets the right one on each side. Does not: download anything itself.
 """
 import importlib
+import json
 import logging
 import threading
 import warnings
@@ -46,6 +47,16 @@ def resolve_model(name: str) -> str:
     return name
 
 
+def weights_revision(folder: str) -> str | None:
+    """Which training of a model trained here a folder holds: the start of its layers' hash (search/tuned.py stamps
+    it), so a library embedded by an earlier training is refused rather than searched with other vectors."""
+    stamp = Path(folder) / "source.json"
+    if not stamp.is_file():
+        return None
+    layers = json.loads(stamp.read_text()).get("layers_sha256")
+    return layers[:12] if layers else None
+
+
 def load_sentence_transformer(name: str, **kwargs):
     """Load a SentenceTransformer (or CrossEncoder via `cls`) by id or path, with a clear error."""
     from sentence_transformers import SentenceTransformer
@@ -80,9 +91,10 @@ class Embedder:
 
     form = MODEL_FORM  # what a library records its vectors were made from (hebrew/normal.py)
 
-    def __init__(self, model, name: str):
+    def __init__(self, model, name: str, revision: str | None = None):
         self.model = model
         self.name = name
+        self.revision = revision  # which training of a model trained here (weights_revision); None for the others
         self.dim = model.get_embedding_dimension()
         # the last questions' vectors: search, the writer and its second look each read the question's
         self._asked: OrderedDict[str, np.ndarray] = OrderedDict()
@@ -94,7 +106,7 @@ class Embedder:
         row = settings(name)
         prompts = row.prompts  # copies from a hub do not always carry them in their config
         model = load_sentence_transformer(name, **({"prompts": prompts} if prompts else {}))
-        return cls(in_int8(model) if row.int8 else model, name)
+        return cls(in_int8(model) if row.int8 else model, name, weights_revision(resolve_model(name)))
 
     def embed(self, texts: list[str], batch_size: int = 32, progress: bool = False, role: str = "passage") -> np.ndarray:
         """Vectors of texts, float32, one row each, unit length; role "query" for questions, "passage" for the rest.

@@ -257,6 +257,7 @@ class Library(protocols.Library):
             os.replace(tmp / name, folder / name)
         manifest = {
             "format": FORMAT_VERSION, "embedding_model": self.embedder.name, "dim": self.embedder.dim,
+            "embedding_revision": revision_of(self.embedder),
             "analyzer": analyzer.version(),
             **self.store.stats(), "generation": view.generation, "chunks": len(view.chunks),
             "faiss_index": type(faiss.downcast_index(view.index.index)).__name__,
@@ -286,3 +287,13 @@ def _check_manifest(folder: Path, manifest: dict, embedder) -> None:
             f"({manifest['dim']}-d), but EMBEDDING_MODEL is {embedder.name} ({embedder.dim}-d); {REBUILD_HINT}, "
             f"or set FLASK_EMBEDDING_MODEL={manifest['embedding_model']}"
         )
+    if manifest.get("embedding_revision") != revision_of(embedder):
+        raise LibraryError(
+            f"the library in {folder}/ was embedded by another training of {embedder.name} (revision "
+            f"{manifest.get('embedding_revision') or 'unrecorded'}, now {revision_of(embedder)}); remove the folder "
+            "and build it again (`make shulchan-arukh` for the Shulchan Arukh's)")
+
+
+def revision_of(embedder) -> str | None:
+    """The training of a model trained here that made an embedder's vectors (Embedder.revision); None for others."""
+    return getattr(embedder, "revision", None)

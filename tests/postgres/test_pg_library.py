@@ -120,6 +120,12 @@ def test_a_library_for_another_embedder_is_refused(pg_db):
     with pytest.raises(LibraryError, match="fake-embedder.*FLASK_EMBEDDING_MODEL=fake-embedder"):
         PgLibrary.open(pg_db, Other())
 
+    class Retrained(FakeEmbedder):
+        revision = "c" * 12
+
+    with pytest.raises(LibraryError, match="another training of fake-embedder.*unrecorded, now cccccccccccc"):
+        PgLibrary.open(pg_db, Retrained())
+
 
 def test_a_newer_or_missing_schema_is_refused_with_what_to_do(pg_db):
     require_current(pg_db, len(schema.MIGRATIONS))

@@ -48,6 +48,20 @@ def test_mismatched_embedding_model_is_refused(tmp_path):
         library.load(tmp_path, OtherEmbedder())
 
 
+class Retrained(FakeEmbedder):
+    revision = "b" * 12
+
+
+def test_a_library_of_another_training_of_the_embedder_is_refused(tmp_path):
+    corpus.build(CORPUS, Retrained(), tmp_path, 1200, 200)
+    assert library.load(tmp_path, Retrained()).embedder.revision == "b" * 12
+    with pytest.raises(library.LibraryError, match="another training of fake-embedder.*revision bbbb.*now None"):
+        library.load(tmp_path, FakeEmbedder())
+    corpus.build(CORPUS, FakeEmbedder(), tmp_path / "before", 1200, 200)  # built before revisions were recorded
+    with pytest.raises(library.LibraryError, match="revision unrecorded, now bbbbbbbbbbbb.*build it again"):
+        library.load(tmp_path / "before", Retrained())
+
+
 def test_adding_replacing_and_removing_documents_keeps_indexes_exact(tmp_path):
     lib = corpus.build(CORPUS, FakeEmbedder(), tmp_path, 1200, 200)
     lib.replace_documents([entry("kettle", ["A kettle boils water on the stove.", "Tea needs hot water."])])

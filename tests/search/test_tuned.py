@@ -1,4 +1,5 @@
 """The embedder fitted to the Shulchan Arukh: generated from e5's package and the shipped layers, loaded offline."""
+import hashlib
 import json
 
 import numpy as np
@@ -7,7 +8,7 @@ from safetensors.numpy import load_file, save_file
 
 from search import e5, tuned
 from search.embedders import E5, E5_SA
-from search.embedding import Embedder, resolve_model
+from search.embedding import Embedder, resolve_model, weights_revision
 
 
 @pytest.fixture(autouse=True)
@@ -41,8 +42,12 @@ def test_the_folder_is_e5_with_the_trained_layers_put_in(tmp_path):
     assert (folder / "tokenizer.json").exists() and (folder / "1_Pooling" / "config.json").exists()
     again = tuned.model_folder(shipped, cache_dir=tmp_path / "cache")  # the stamp matches: not written again
     assert again == folder and (folder / "model.safetensors").stat().st_mtime == (again / "model.safetensors").stat().st_mtime
+    first = weights_revision(str(folder))
+    assert first == hashlib.sha256((shipped / "layers.safetensors").read_bytes()).hexdigest()[:12]
     save_file({name: np.full_like(weights[name], 0.25, dtype=np.float16)}, str(shipped / "layers.safetensors"))
     assert np.all(load_file(str(tuned.model_folder(shipped, cache_dir=tmp_path / "cache") / "model.safetensors"))[name] == 0.25)
+    assert weights_revision(str(folder)) not in (first, None)  # a library embedded by the first is refused
+    assert weights_revision(str(base)) is None  # e5 itself is no training of ours
 
 
 def test_layers_e5_does_not_have_are_refused(tmp_path):

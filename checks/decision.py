@@ -8,6 +8,9 @@ checks (a date, a number, a measure), whether it is the opening sentence of the 
 rank and hybrid score, how many candidates may answer, the question's language, whether this is the second look,
 the best candidate's cheap score (the writer's cosine and word overlap), the share of the question's content
 words it and its heading hold, and whether it is about another named subject, naming the question's only in passing.
+A question asked across languages (an English one answered by a Hebrew sentence, signal "across") reads lower
+judge and cosine scores for the same answer, so it has a threshold of its own ("across" in decision.json), chosen by
+`flask --app app calibrate-across` on our own lay questions over the Shulchan Arukh (training/calibrate_across.py).
 `flask --app app train-decision` fits it on outcomes recorded on the dev sets' calibration splits and our own tuning
 halves (training/train_decision.py) and writes decision.json beside the judge; without that file the judge's
 threshold decides alone.
@@ -53,5 +56,6 @@ class Decision:
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
     def answers(self, signals: dict[str, float]) -> bool:
-        """Whether to answer."""
-        return self.probability(signals) >= self.threshold
+        """Whether to answer: at the threshold of a question asked across languages when it is one."""
+        across = self.card.get("across") if signals.get("across") else None
+        return self.probability(signals) >= (across["threshold"] if across else self.threshold)

@@ -9,6 +9,9 @@ question finds words in a Hebrew library at all; with_text_words() gives dense s
 those of the words that the library contains. Matching is forgiving where users are: English words also
 match without -s, -es, -ed or -ing; Hebrew words also without one or two prefix letters (בפלטה → פלטה).
 Only questions are expanded; the index is not, so editing the glossary needs no rebuild.
+data/glossary-learned.tsv, when present, is the same format learned from our lay questions (`flask --app app
+learn-glossary`, training/learn_glossary.py); its words are added to BM25's query words only, after the
+hand-written ones (dense search reads the hand-written lines alone).
 Does not: translate whole sentences, or choose between senses of a word (all alternatives count). English
 questions over English texts gain nothing: such a library has none of the Hebrew words.
 """
@@ -21,6 +24,7 @@ from hebrew.analyzer import HEBREW, TOKEN, analyze_query, folded, strip_prefixes
 from hebrew.normal import TO_PLAIN
 
 GLOSSARY = Path(__file__).resolve().parents[1] / "data" / "glossary.tsv"
+LEARNED = GLOSSARY.with_name("glossary-learned.tsv")
 MAX_PHRASE = 3  # words in the longest key
 
 
@@ -92,8 +96,10 @@ def slots(query: str, table: dict | None = None) -> list[Slot]:
 
 
 def query_words(query: str, table: dict | None = None) -> list[list[str]]:
-    """The query's search words (analyzer.analyze_query), then one word per slot of each glossary entry it contains."""
-    return analyze_query(query) + [list(slot.terms) for slot in slots(query, table)]
+    """The query's search words (analyzer.analyze_query), then one word per slot of each glossary entry it contains,
+    then (with the default table) of each learned entry."""
+    learned = slots(query, load(LEARNED)) if table is None and LEARNED.exists() else []
+    return analyze_query(query) + [list(slot.terms) for slot in [*slots(query, table), *learned]]
 
 
 def with_text_words(query: str, vocabulary, table: dict | None = None) -> str:

@@ -5,6 +5,7 @@ leaves each query's gold documents out of retrieval (they stay in the BM25 stati
 difference) and measures how often the answerer declines, as an honest one should.
 The libraries and the retriever they are searched with come from libraries.py, the sets from datasets.py.
 """
+import hashlib
 import sys
 import time
 from dataclasses import replace
@@ -37,6 +38,7 @@ from measuring.metrics import (
     recall_at_k,
 )
 from hebrew import analyzer
+from hebrew.glossary import LEARNED
 from ingest.corpus import read_corpus
 from postgres.backend import uses_postgres
 from search import library
@@ -117,6 +119,11 @@ def evaluate_declines(pipeline, queries: list[dict]) -> dict:
     return {"unanswerable_questions": len(queries), "declined_rate": round(declined / max(1, len(queries)), 4)}
 
 
+def learned_glossary() -> str | None:
+    """The learned glossary the questions were expanded with (hebrew/glossary.py): its hash's start, or None."""
+    return hashlib.sha256(LEARNED.read_bytes()).hexdigest()[:12] if LEARNED.exists() else None
+
+
 def evaluate_set(settings, folder: Path, mode=None, limit=None, seed=0, split="test", answers=False,
                  unanswerable=False, cache=Path("data/cache/eval"), corpus=None, library_dir=None, plain=False,
                  text_field=None, judge_split=None, community_boost=None, community=None, half=None) -> dict:
@@ -173,6 +180,7 @@ def evaluate_set(settings, folder: Path, mode=None, limit=None, seed=0, split="t
         "dataset": folder.name, "corpus": str(library_dir or corpus), "split": split, "text_field": text_field,
         "mode": mode or ("rerank" if pipeline.retriever.reranker else "hybrid"), "limit": limit, "seed": seed,
         "judge_split": judge_split, "half": half, "embedding_model": settings.models.embedding_model,
+        "embedding_revision": library.revision_of(embedder), "learned_glossary": learned_glossary(),
         "reranker": settings.models.reranker_model or None, "alpha": settings.search.alpha,
         "alpha_he": pipeline.retriever.config.alpha_he, "candidates": settings.search.candidates,
         "community_boost": pipeline.retriever.config.community_boost, "community": community,

@@ -22,9 +22,17 @@ MODES = ("bm25", "dense", "hybrid", "rerank", None)  # None: the full configured
 BLOCK = re.compile(r"(<!-- table: (?P<folder>[^ ]+) -->\n)(?P<body>.*?)(<!-- end of table -->)", re.S)
 
 
-def embedder_name(model: str | None) -> str:
-    """A model id as a table shows it: its last path part (all-MiniLM-L6-v2, multilingual-e5-small)."""
-    return (model or "–").rstrip("/").rsplit("/", 1)[-1]
+def embedder_name(model: str | None, revision: str | None = None) -> str:
+    """A model id as a table shows it: its last path part (all-MiniLM-L6-v2, multilingual-e5-small), and for a
+    model trained here which training, by the start of its layers' hash (search/embedding.weights_revision)."""
+    name = (model or "–").rstrip("/").rsplit("/", 1)[-1]
+    return f"{name} @{revision[:6]}" if revision else name
+
+
+def embedder_of(config: dict) -> str:
+    """The embedder cell of a report, with its learned glossary when one expanded the questions."""
+    name = embedder_name(config.get("embedding_model"), config.get("embedding_revision"))
+    return name + (f" + learned glossary @{config['learned_glossary'][:6]}" if config.get("learned_glossary") else "")
 
 
 def set_name(config: dict) -> str:
@@ -39,7 +47,7 @@ def row_key(report: dict) -> tuple:
     config = report.get("config", {})
     mode = config.get("mode")
     return (set_name(config), MODES.index(mode) if mode in MODES else len(MODES),
-            embedder_name(config.get("embedding_model")), config.get("fusion") or "")
+            embedder_of(config), config.get("fusion") or "")
 
 
 def table(reports: list[dict]) -> str:
@@ -51,7 +59,7 @@ def table(reports: list[dict]) -> str:
         mode = config.get("mode") or "pipeline"
         if config.get("fusion") not in (None, "weighted") and mode != "bm25":
             mode += f" ({config['fusion']})"
-        embedder = "–" if mode == "bm25" else embedder_name(config.get("embedding_model"))  # BM25 embeds nothing
+        embedder = "–" if mode == "bm25" else embedder_of(config)  # BM25 embeds nothing
         cells = [set_name(config), embedder, mode]
         cells += [form.format(figures[key]) if isinstance(figures.get(key), (int, float)) else "–"
                   for _, key, form in COLUMNS]

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from hebrew.script import detect_language
 from hebrew.words import content_words
 from models import Hit
 from question.asks import Asks, read
@@ -137,6 +138,8 @@ def signals(question: str, asks: Asks, hits: list[Hit], sentences: list, score: 
         "top_hybrid": float(max(h.hybrid_score for h in hits)) if hits else 0.0,
         "candidates": float(len(can)),
         "hebrew": float(asks.hebrew),
+        # read by the decision's threshold, not its weights: a question asked across languages (checks/decision.py)
+        "across": float(not asks.hebrew and n > 0 and detect_language(sentences[best][2]) == "he"),
         "reserve": float(second),
         "aside": float(best is not None and agreement[best].aside),
         "cheap": float(score[best]) if best is not None else 0.0,

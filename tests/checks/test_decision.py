@@ -72,3 +72,41 @@ def test_train_decision_writes_the_decision_and_the_judges_own_threshold(tmp_pat
     judge = json.loads((tmp_path / "judge.json").read_text())
     assert judge["base"] == "e5" and judge["threshold"] == card["judge_alone"]["threshold"]
     assert judge["threshold_source"].startswith("train-decision")
+
+
+def across_rows():
+    """English questions over Hebrew text: the right seif is found, but the judge is unsure of it (0.30 to 0.49),
+    and less sure still without it (0.05 to 0.24); Hebrew ones are sure (0.8) or not (0.1) as the decision knows."""
+    rows = []
+    for i in range(10):
+        for split, present, judge, across in (("train-en", True, 0.30 + 0.02 * i, 1.0),
+                                              ("train-en", False, 0.05 + 0.02 * i, 1.0),
+                                              ("train-he", True, 0.8, 0.0), ("train-he", False, 0.1, 0.0)):
+            row = look(split, f"q{i}", present, int(present), judge)
+            rows.append({**row, "across": across, "signals": {**row["signals"], "across": across}})
+    return rows
+
+
+def test_a_question_asked_across_languages_has_a_threshold_of_its_own():
+    from training.calibrate_across import choose
+
+    logistic = [0.0] * len(SIGNALS)
+    logistic[SIGNALS.index("judge")] = 1.0
+    decision = Decision(tuple(logistic), 0.0, tuple([0.0] * len(SIGNALS)), tuple([0.2] * len(SIGNALS)), 0.97, {})
+    english = across_rows()[0]["signals"]
+    assert not decision.answers(english)  # probability sigmoid(1.5) = 0.82 < 0.97
+    result = choose(across_rows(), decision)
+    assert result["at_decision_threshold"]["train-en"]["answered"] == 0.0  # the one threshold declines them all
+    assert result["at_threshold"]["train-en"] == {"answered": 1.0, "declined": 1.0, "balanced": 1.0}
+    assert result["at_threshold"]["train-he"]["balanced"] == result["at_decision_threshold"]["train-he"]["balanced"]
+    fitted = Decision(*[getattr(decision, f) for f in ("weights", "bias", "means", "scales", "threshold")],
+                      {"across": result})
+    assert fitted.answers(english) and not fitted.answers({**english, "across": 0.0})
+    assert not fitted.answers(across_rows()[1]["signals"])  # without its seif: still declined
+
+
+def test_the_across_threshold_is_never_chosen_on_a_test_split(tmp_path):
+    from training.calibrate_across import record
+
+    with pytest.raises(ValueError, match="measurement only"):
+        record(None, tmp_path, "test-en", 10)

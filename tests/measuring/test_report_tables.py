@@ -43,6 +43,19 @@ def test_a_table_is_written_from_reports_and_a_stale_one_is_found(tmp_path):
     assert tables.stale_blocks(written, tmp_path) == []
 
 
+def test_a_trained_embedder_is_named_by_its_training_and_a_learned_glossary_shown(tmp_path):
+    fitted = "evidenz/multilingual-e5-small-shulchan-arukh"
+    for report in [result("lay", "hybrid", 0.37, fitted, embedding_revision="0b35a97fb2e3"),
+                   result("lay", "hybrid", 0.41, fitted, embedding_revision="a1b2c3d4e5f6",
+                          learned_glossary="99aa88bb77cc"),
+                   result("lay", "bm25", 0.2, fitted, embedding_revision="a1b2c3d4e5f6")]:
+        save(report, tmp_path)
+    written = tables.folder_table(tmp_path)
+    assert "| lay | multilingual-e5-small-shulchan-arukh @0b35a9 | hybrid | 1,234 | 0.3700 |" in written
+    assert "| lay | multilingual-e5-small-shulchan-arukh @a1b2c3 + learned glossary @99aa88 | hybrid |" in written
+    assert "| lay | – | bm25 |" in written
+
+
 def test_eval_tables_writes_checks_and_refuses(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     save(result("heq-dev", "bm25", 0.9), Path("data/reports/retrieval"))

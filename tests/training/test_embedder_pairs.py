@@ -122,10 +122,13 @@ def test_a_hard_negative_is_the_best_ranked_seif_that_does_not_answer(book, tmp_
     pairs = lay_questions(lay_folder(tmp_path), texts)
     gold = {"מותר לחמם מים על הפלטה בשבת?": {"Shulchan Arukh, Orach Chayim 318:2"},
             "Can I cook on Shabbat?": {"Shulchan Arukh, Orach Chayim 318:1", "Shulchan Arukh, Orach Chayim 318:3"}}
-    mined = hard_negatives(pairs, search, texts, gold)
+    mined = hard_negatives(pairs, search, texts, gold, other_siman=False)
     assert seif_ref(ranked[1]) == "Shulchan Arukh, Orach Chayim 318:1"
     assert mined[0].negative == texts["Shulchan Arukh, Orach Chayim 318:1"]  # the gloss counts as its seif
     assert mined[1].negative == mined[2].negative == texts["Shulchan Arukh, Orach Chayim 318:2"]
     # a negative that is another pair's own passage is left out of the columns (it would count a right answer wrong)
     assert columns(mined) == [p.passage for p in mined]
     assert columns(mined[1:2]) == [mined[1].passage, texts["Shulchan Arukh, Orach Chayim 318:2"]]
+    # by default the negative comes from another siman: 318's other seifim may answer as well
+    elsewhere = hard_negatives(pairs, search, texts, gold)
+    assert {p.negative for p in elsewhere} == {texts["Shulchan Arukh, Choshen Mishpat 5:1"]}

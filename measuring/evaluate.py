@@ -42,6 +42,7 @@ from hebrew.glossary import LEARNED
 from ingest.corpus import read_corpus
 from postgres.backend import uses_postgres
 from search import library
+from search.embedders import revision_of
 from search.embedding import Embedder
 
 DEPTH = 100  # documents ranked per query: enough for recall@100
@@ -180,7 +181,7 @@ def evaluate_set(settings, folder: Path, mode=None, limit=None, seed=0, split="t
         "dataset": folder.name, "corpus": str(library_dir or corpus), "split": split, "text_field": text_field,
         "mode": mode or ("rerank" if pipeline.retriever.reranker else "hybrid"), "limit": limit, "seed": seed,
         "judge_split": judge_split, "half": half, "embedding_model": settings.models.embedding_model,
-        "embedding_revision": library.revision_of(embedder), "learned_glossary": learned_glossary(),
+        "embedding_revision": revision_of(embedder), "learned_glossary": learned_glossary(),
         "reranker": settings.models.reranker_model or None, "alpha": settings.search.alpha,
         "alpha_he": pipeline.retriever.config.alpha_he, "candidates": settings.search.candidates,
         "community_boost": pipeline.retriever.config.community_boost, "community": community,

@@ -32,6 +32,7 @@ from postgres.moving_in import import_library
 from retrieval import Retriever
 from search import library
 from search.bm25 import BM25
+from search.embedders import revision_of
 
 
 class NoVectors:
@@ -158,7 +159,7 @@ def _cached(folder: Path, embedder, build) -> library.Library:
 
 def _revision(embedder) -> list:
     """A key's part naming the training of a model trained here (none for others, so their caches stay)."""
-    revision = library.revision_of(embedder)
+    revision = revision_of(embedder)
     return [revision] if revision else []
 
 

@@ -23,7 +23,8 @@ from postgres.files import PgFiles
 from postgres.relation_store import PgRelations
 from postgres.search import CHUNK_COLUMNS, PgView, chunk
 from postgres.store import PgLeases, PgStore
-from search.library import LibraryError, revision_of
+from search.embedders import recorded_revision, revision_of
+from search.library import LibraryError
 from search.reembed import Reembedding, embed_again, form_of, stale
 from search.sentence_vectors import PgTable, SentenceVectors
 from storage import protocols
@@ -78,10 +79,11 @@ class PgLibrary(protocols.Library):
                 f"schema {db.schema} holds vectors of the embedding model {meta.get('embedding_model')} "
                 f"({meta.get('dim')}-d), but EMBEDDING_MODEL is {embedder.name} ({embedder.dim}-d); set "
                 f"FLASK_EMBEDDING_MODEL={meta.get('embedding_model')} or use another DATABASE_SCHEMA")
-        if (meta.get("embedding_revision") or None) != revision_of(embedder):
+        recorded = recorded_revision(meta.get("embedding_revision") or None, embedder)
+        if recorded != revision_of(embedder):
             raise LibraryError(
                 f"schema {db.schema} holds vectors of another training of {embedder.name} (revision "
-                f"{meta.get('embedding_revision') or 'unrecorded'}, now {revision_of(embedder)}); move the library "
+                f"{recorded or 'unrecorded'}, now {revision_of(embedder)}); move the library "
                 "in again: a new DATABASE_SCHEMA and `flask --app app db import-library`")
         if meta.get("analyzer") != analyzer.version():
             raise LibraryError(f"schema {db.schema} was indexed with another text analysis ({meta.get('analyzer')}); "

@@ -43,6 +43,9 @@ class EmbedderSettings:
     alpha_he: float
     similar: float
     int8: bool = False
+    # the training that made a library recording none (one built before libraries recorded it), for a model trained
+    # here: issue 20's layers were the only training of E5_SA then, so such a library is theirs and stays usable
+    unrecorded_revision: str | None = None
 
 
 EMBEDDERS = {
@@ -52,7 +55,7 @@ EMBEDDERS = {
                          0.88, (0.83, 0.64), 0.9, 0.93),
     # its upper layers trained here (data/models/embedder/README.md); its cosines spread far wider than e5's
     E5_SA: EmbedderSettings(("search.tuned", "model_folder"), {"query": "query: ", "document": "passage: "},
-                            0.48, (0.2, 0.42), 0.7, 0.80),
+                            0.48, (0.2, 0.42), 0.7, 0.80, unrecorded_revision="0b35a97fb2e3"),
 }
 # An embedder nobody has measured: MiniLM's figures, and BM25 weighs more for Hebrew, which it may read poorly.
 UNCALIBRATED = EmbedderSettings(None, None, 0.61, (0.35, 0.40), 0.5, 0.80)
@@ -63,3 +66,14 @@ def settings(name: str) -> EmbedderSettings:
     if name.endswith(INT8):
         return replace(settings(name.removesuffix(INT8)), int8=True)
     return EMBEDDERS.get(name, UNCALIBRATED)
+
+
+def revision_of(embedder) -> str | None:
+    """The training of a model trained here that made an embedder's vectors (Embedder.revision); None for others."""
+    return getattr(embedder, "revision", None)
+
+
+def recorded_revision(recorded: str | None, embedder) -> str | None:
+    """The training a library's vectors come from: what it recorded, or for one that recorded none the training
+    its embedder had before libraries recorded it (its row's unrecorded_revision)."""
+    return recorded or settings(embedder.name).unrecorded_revision

@@ -27,6 +27,7 @@ import numpy as np
 from hebrew import analyzer
 from models import Chunk, DocumentInfo
 from search.bm25 import BM25
+from search.embedders import recorded_revision, revision_of
 from search.reembed import Reembedding, embed_again, form_of, stale
 from search.sentence_vectors import FILE as SENTENCES_FILE
 from search.sentence_vectors import SentenceVectors, SqliteTable
@@ -287,13 +288,10 @@ def _check_manifest(folder: Path, manifest: dict, embedder) -> None:
             f"({manifest['dim']}-d), but EMBEDDING_MODEL is {embedder.name} ({embedder.dim}-d); {REBUILD_HINT}, "
             f"or set FLASK_EMBEDDING_MODEL={manifest['embedding_model']}"
         )
-    if manifest.get("embedding_revision") != revision_of(embedder):
+    recorded = recorded_revision(manifest.get("embedding_revision"), embedder)
+    if recorded != revision_of(embedder):
         raise LibraryError(
             f"the library in {folder}/ was embedded by another training of {embedder.name} (revision "
-            f"{manifest.get('embedding_revision') or 'unrecorded'}, now {revision_of(embedder)}); remove the folder "
-            "and build it again (`make shulchan-arukh` for the Shulchan Arukh's)")
+            f"{recorded or 'unrecorded'}, now {revision_of(embedder)}); remove the folder and build it again "
+            "(`make shulchan-arukh` for the Shulchan Arukh's)")
 
-
-def revision_of(embedder) -> str | None:
-    """The training of a model trained here that made an embedder's vectors (Embedder.revision); None for others."""
-    return getattr(embedder, "revision", None)

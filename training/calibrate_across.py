@@ -6,15 +6,16 @@ sits lower, and the decision's one threshold declines it even when the right sei
 each lay question of a split (data/lay-questions, qrels/train-en.tsv or train-he.tsv) over the book, with its seifim
 and again with them left out, as train-decision's record does; `choose` keeps the decision's weights and picks the
 threshold of the looks marked "across" whose answers (the first look, else the second) have the best balanced
-accuracy: answered with the seifim present, declined without them. Hebrew questions keep the decision's threshold;
-their figures are printed beside it. Only train splits are recorded (the test split measures).
+accuracy: answered from one of the question's own seifim with them present (an answer whose best sentence is a
+neighbouring seif's counts as wrong, not as answered), declined without them. Hebrew questions keep the decision's
+threshold; their figures are printed beside it. Only train splits are recorded (the test split measures).
 """
 import numpy as np
 
 from measuring.datasets import judged_id, read_qrels, read_queries, sample
 from checks.decision import SIGNALS, Decision
 from checks.sentences import all_named
-from training.train_decision import looks, outcomes
+from training.train_decision import looks
 
 GRID = np.round(np.arange(0.05, 0.96, 0.01), 2)
 
@@ -32,8 +33,12 @@ def record(pipeline, folder, split: str, limit: int | None, seed: int = 0) -> li
             for look, (hits, choice) in enumerate(looks(pipeline, query["text"], frozenset() if present else gold),
                                                   start=1):
                 held = any(judged_id(h.chunk.doc_id, h.chunk.ref) in gold for h in hits)
+                rank = int(choice.signals.get("rank", 0))  # the best candidate's passage, from 1; 0: none
+                right = present and 0 < rank <= len(hits) and judged_id(hits[rank - 1].chunk.doc_id,
+                                                                         hits[rank - 1].chunk.ref) in gold
                 rows.append({"set": split, "id": query["id"], "present": present, "look": look,
-                             "label": int(present and held), "named": all_named(query["text"], hits),
+                             "label": int(present and held), "right": int(right),
+                             "named": all_named(query["text"], hits),
                              "across": choice.signals.get("across", 0.0),
                              "signals": {k: choice.signals.get(k, 0.0) for k in SIGNALS}})
     return rows
@@ -49,17 +54,31 @@ def choose(rows: list[dict], decision: Decision) -> dict:
     probability = np.array([decision.probability(r["signals"]) for r in kept])
     across = np.array([bool(r["across"]) for r in kept])
 
-    def rates(threshold: float) -> dict[str, tuple[float, float]]:
-        """Per split, (answered with seifim, declined without) when across looks use threshold."""
-        used = np.where(across, threshold, decision.threshold)
-        return outcomes(kept, np.where(probability >= used, 1.0, 0.0), 0.5)
+    def rates(threshold: float, any_answer: bool = False) -> dict[str, tuple[float, float]]:
+        """Per split, (answered from its own seifim with them present, declined without them) when across looks
+        use threshold: the first look that answers gives the answer; any_answer: answered at all."""
+        answering = probability >= np.where(across, threshold, decision.threshold)
+        given: dict[tuple, bool] = {}
+        for r, answers in sorted(zip(kept, answering), key=lambda pair: pair[0]["look"]):
+            key = (r["set"], r["id"], r["present"])
+            if key not in given or given[key] is None:
+                can = r["signals"]["candidates"] > 0 and r["named"] and answers
+                given[key] = (bool(r["right"]) or any_answer or not r["present"]) if can else None
+        out = {}
+        for name in {k[0] for k in given}:
+            yes = [bool(v) for (s, _, present), v in given.items() if s == name and present]
+            no = [v is None for (s, _, present), v in given.items() if s == name and not present]
+            out[name] = (float(np.mean(yes)) if yes else 0.0, float(np.mean(no)) if no else 0.0)
+        return out
 
     def balanced(threshold: float, name: str) -> float:
         return sum(rates(threshold).get(name, (0.0, 0.0))) / 2
 
     english = sorted({r["set"] for r, a in zip(kept, across) if a})
-    best = float(max(GRID, key=lambda t: np.mean([balanced(t, s) for s in english]))) if english else None
-    figures = lambda t: {s: {"answered": round(a, 4), "declined": round(d, 4), "balanced": round((a + d) / 2, 4)}  # noqa: E731
+    # ties go to the higher threshold: declining costs less trust than a wrong answer
+    best = float(max(GRID[::-1], key=lambda t: np.mean([balanced(t, s) for s in english]))) if english else None
+    figures = lambda t: {s: {"answered_right": round(a, 4), "answered": round(rates(t, True)[s][0], 4),  # noqa: E731
+                             "declined": round(d, 4), "balanced": round((a + d) / 2, 4)}
                          for s, (a, d) in sorted(rates(t).items())}
     return {"threshold": best, "questions": len(found), "looks": len(kept),
             "across_looks": int(across.sum()), "at_threshold": figures(best) if best is not None else None,

@@ -83,7 +83,7 @@ def across_rows():
                                               ("train-en", False, 0.05 + 0.02 * i, 1.0),
                                               ("train-he", True, 0.8, 0.0), ("train-he", False, 0.1, 0.0)):
             row = look(split, f"q{i}", present, int(present), judge)
-            rows.append({**row, "across": across, "signals": {**row["signals"], "across": across}})
+            rows.append({**row, "across": across, "right": int(present), "signals": {**row["signals"], "across": across}})
     return rows
 
 
@@ -97,12 +97,17 @@ def test_a_question_asked_across_languages_has_a_threshold_of_its_own():
     assert not decision.answers(english)  # probability sigmoid(1.5) = 0.82 < 0.97
     result = choose(across_rows(), decision)
     assert result["at_decision_threshold"]["train-en"]["answered"] == 0.0  # the one threshold declines them all
-    assert result["at_threshold"]["train-en"] == {"answered": 1.0, "declined": 1.0, "balanced": 1.0}
+    assert result["at_threshold"]["train-en"] == {"answered_right": 1.0, "answered": 1.0, "declined": 1.0,
+                                                  "balanced": 1.0}
     assert result["at_threshold"]["train-he"]["balanced"] == result["at_decision_threshold"]["train-he"]["balanced"]
     fitted = Decision(*[getattr(decision, f) for f in ("weights", "bias", "means", "scales", "threshold")],
                       {"across": result})
     assert fitted.answers(english) and not fitted.answers({**english, "across": 0.0})
     assert not fitted.answers(across_rows()[1]["signals"])  # without its seif: still declined
+    # answers from a neighbouring seif are no answers: no threshold then answers English questions
+    wrong = [{**r, "right": 0} for r in across_rows()]
+    chosen = choose(wrong, decision)
+    assert chosen["at_threshold"]["train-en"]["answered"] == 0.0 and chosen["threshold"] > 0.9
 
 
 def test_the_across_threshold_is_never_chosen_on_a_test_split(tmp_path):

@@ -12,6 +12,7 @@ from ingest import corpus
 from retrieval import Retriever
 from search import library
 from search.bm25 import BM25
+from search.embedders import E5_SA, EMBEDDERS
 
 
 def test_build_then_load_gives_the_same_index(tmp_path):
@@ -60,6 +61,19 @@ def test_a_library_of_another_training_of_the_embedder_is_refused(tmp_path):
     corpus.build(CORPUS, FakeEmbedder(), tmp_path / "before", 1200, 200)  # built before revisions were recorded
     with pytest.raises(library.LibraryError, match="revision unrecorded, now bbbbbbbbbbbb.*build it again"):
         library.load(tmp_path / "before", Retrained())
+
+
+def test_a_library_of_the_fitted_embedder_built_before_revisions_is_its_first_training(tmp_path):
+    class Fitted(FakeEmbedder):
+        name, revision = E5_SA, EMBEDDERS[E5_SA].unrecorded_revision
+
+    corpus.build(CORPUS, FakeEmbedder(), tmp_path, 1200, 200)
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    (tmp_path / "manifest.json").write_text(json.dumps({**manifest, "embedding_model": E5_SA,
+                                                        "embedding_revision": None}))
+    assert library.load(tmp_path, Fitted()).embedder.revision == "0b35a97fb2e3"  # issue 20's layers: kept
+    with pytest.raises(library.LibraryError, match="revision 0b35a97fb2e3, now cccc"):
+        library.load(tmp_path, type("Retrained", (Fitted,), {"revision": "c" * 12})())
 
 
 def test_adding_replacing_and_removing_documents_keeps_indexes_exact(tmp_path):

@@ -57,6 +57,12 @@ def load(path: Path = GLOSSARY) -> dict[tuple[str, ...], tuple[Slot, ...]]:
     return table
 
 
+@lru_cache(maxsize=4)
+def learned(path: Path) -> dict[tuple[str, ...], tuple[Slot, ...]]:
+    """The learned table at path, looked for once per process (a server restarts to read a new one); {} without."""
+    return load(path) if path.exists() else {}
+
+
 def forms(token: str) -> list[str]:
     """The ways a question's word may be written in the glossary: itself, then without an ending or prefix."""
     if HEBREW.search(token):
@@ -98,8 +104,8 @@ def slots(query: str, table: dict | None = None) -> list[Slot]:
 def query_words(query: str, table: dict | None = None) -> list[list[str]]:
     """The query's search words (analyzer.analyze_query), then one word per slot of each glossary entry it contains,
     then (with the default table) of each learned entry."""
-    learned = slots(query, load(LEARNED)) if table is None and LEARNED.exists() else []
-    return analyze_query(query) + [list(slot.terms) for slot in [*slots(query, table), *learned]]
+    extra = slots(query, learned(LEARNED)) if table is None else []
+    return analyze_query(query) + [list(slot.terms) for slot in [*slots(query, table), *extra]]
 
 
 def with_text_words(query: str, vocabulary, table: dict | None = None) -> str:

@@ -12,10 +12,9 @@ threshold; their figures are printed beside it. Only train splits are recorded (
 """
 import numpy as np
 
-from measuring.datasets import judged_id, read_qrels, read_queries, sample
-from checks.decision import SIGNALS, Decision
-from checks.sentences import all_named
-from training.train_decision import looks
+from measuring.datasets import read_qrels, read_queries, sample
+from checks.decision import Decision
+from training.train_decision import question_rows
 
 GRID = np.round(np.arange(0.05, 0.96, 0.01), 2)
 
@@ -29,18 +28,7 @@ def record(pipeline, folder, split: str, limit: int | None, seed: int = 0) -> li
     rows = []
     for query in sample(queries, qrels, limit, seed):
         gold = frozenset(d for d, g in qrels[query["id"]].items() if g > 0)
-        for present in (True, False):
-            for look, (hits, choice) in enumerate(looks(pipeline, query["text"], frozenset() if present else gold),
-                                                  start=1):
-                held = any(judged_id(h.chunk.doc_id, h.chunk.ref) in gold for h in hits)
-                rank = int(choice.signals.get("rank", 0))  # the best candidate's passage, from 1; 0: none
-                right = present and 0 < rank <= len(hits) and judged_id(hits[rank - 1].chunk.doc_id,
-                                                                         hits[rank - 1].chunk.ref) in gold
-                rows.append({"set": split, "id": query["id"], "present": present, "look": look,
-                             "label": int(present and held), "right": int(right),
-                             "named": all_named(query["text"], hits),
-                             "across": choice.signals.get("across", 0.0),
-                             "signals": {k: choice.signals.get(k, 0.0) for k in SIGNALS}})
+        rows.extend(question_rows(pipeline, split, query, gold, (True, False)))
     return rows
 
 

@@ -54,13 +54,27 @@ def record(pipeline, folder: Path, split: str | None = "calibrate", half: str | 
     rows = []
     for query in sample(queries, qrels, limit, seed):
         gold = frozenset(d for d, g in qrels.get(query["id"], {}).items() if g > 0)
-        for present in ((True, False) if query["answerable"] and not half else (query["answerable"],)):
-            leave_out = frozenset() if present or half else gold
-            for look, (hits, choice) in enumerate(looks(pipeline, query["text"], leave_out), start=1):
-                held = any(judged_id(h.chunk.doc_id, h.chunk.ref) in gold for h in hits)
-                rows.append({"set": folder.name, "id": query["id"], "present": present, "look": look,
-                             "label": int(present and held), "named": all_named(query["text"], hits),
-                             "signals": {k: choice.signals.get(k, 0.0) for k in SIGNALS}})
+        presents = (True, False) if query["answerable"] and not half else (query["answerable"],)
+        rows.extend(question_rows(pipeline, folder.name, query, gold, presents, leave_out_absent=not half))
+    return rows
+
+
+def question_rows(pipeline, name: str, query: dict, gold: frozenset, presents: tuple[bool, ...],
+                  leave_out_absent: bool = True) -> list[dict]:
+    """Each look at one question, for each of presents (its passages present or, with leave_out_absent, left out):
+    label 1 when the look holds a gold passage with them present; right 1 when the best candidate's passage is
+    gold; across, the signal of a question asked in another language than its best sentence."""
+    rows = []
+    for present in presents:
+        leave_out = gold if leave_out_absent and not present else frozenset()
+        for look, (hits, choice) in enumerate(looks(pipeline, query["text"], leave_out), start=1):
+            found = [judged_id(h.chunk.doc_id, h.chunk.ref) for h in hits]
+            rank = int(choice.signals.get("rank", 0))  # the best candidate's passage, from 1; 0: none
+            rows.append({"set": name, "id": query["id"], "present": present, "look": look,
+                         "label": int(present and any(f in gold for f in found)),
+                         "right": int(present and 0 < rank <= len(found) and found[rank - 1] in gold),
+                         "named": all_named(query["text"], hits), "across": choice.signals.get("across", 0.0),
+                         "signals": {k: choice.signals.get(k, 0.0) for k in SIGNALS}})
     return rows
 
 

@@ -115,3 +115,23 @@ def test_the_across_threshold_is_never_chosen_on_a_test_split(tmp_path):
 
     with pytest.raises(ValueError, match="measurement only"):
         record(None, tmp_path, "test-en", 10)
+
+
+def test_each_look_is_labelled_by_what_it_holds_and_whether_its_best_sentence_is_gold(monkeypatch):
+    from types import SimpleNamespace
+
+    from training import train_decision
+
+    def hit(ref):
+        return SimpleNamespace(chunk=SimpleNamespace(doc_id="sa", ref=ref, text="", heading="", passage_text=""))
+
+    def looks(pipeline, question, leave_out):  # the seif 318:12 is passage [2]; the best sentence is passage [rank]
+        shown = [hit(r) for r in ("OC 318:13", "OC 318:12") if r not in leave_out]
+        return [(shown, SimpleNamespace(signals={"rank": 1, "across": 1.0, "judge": 0.4}))]
+
+    monkeypatch.setattr(train_decision, "looks", looks)
+    query = {"id": "q1", "text": "may I heat water on Shabbat?"}
+    present, absent = train_decision.question_rows(None, "train-en", query, frozenset({"OC 318:12"}), (True, False))
+    assert (present["label"], present["right"], present["across"]) == (1, 0, 1.0)  # held, but answered from 318:13
+    assert (absent["label"], absent["right"], absent["present"]) == (0, 0, False)
+    assert present["signals"]["judge"] == 0.4 and set(present["signals"]) == set(SIGNALS)

@@ -105,8 +105,8 @@ class Retriever:
         cfg = self.config
         view = self.library.current()
         top_k, hebrew = top_k or cfg.top_k, bool(HEBREW_LETTER.search(query))
-        # a query in Hebrew is not re-ranked: no cross-encoder that reads Hebrew can be installed here (README)
-        mode = mode or ("rerank" if self.reranker and not hebrew else "hybrid")
+        # a query in Hebrew is re-ranked only by a cross-encoder trained to read it (train-lay-reranker's)
+        mode = mode or ("rerank" if self.reranker and (not hebrew or "he" in self.reranker.languages) else "hybrid")
         if mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
         if mode == "rerank" and not self.reranker:

@@ -20,9 +20,10 @@ log = logging.getLogger(__name__)
 class Reranker:
     """A sentence-transformers CrossEncoder that scores (query, passage) pairs."""
 
-    def __init__(self, model, name: str):
+    def __init__(self, model, name: str, languages: tuple[str, ...] = ("en",)):
         self.model = model
         self.name = name
+        self.languages = languages  # what it was trained to read: one trained on English keeps off Hebrew queries
 
     @classmethod
     def load(cls, name: str) -> "Reranker":
@@ -34,9 +35,12 @@ class Reranker:
         # weights may ship in fp16 to stay small; CPUs compute fp32 much faster
         model = load_sentence_transformer(name, cls=CrossEncoder, model_kwargs={"dtype": torch.float32})
         card = Path(name) / "training.json"  # one of ours: score pairs at the length it was trained on
+        languages = ("en",)
         if card.exists():
-            model.max_length = json.loads(card.read_text())["max_length"]
-        return cls(model, name)
+            card = json.loads(card.read_text())
+            model.max_length = card["max_length"]
+            languages = tuple(card.get("languages", languages))
+        return cls(model, name, languages)
 
     def score(self, query: str, passages: list[str]) -> np.ndarray:
         """Relevance of each passage to the query (higher is better)."""

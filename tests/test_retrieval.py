@@ -60,6 +60,7 @@ class ReverseReranker:
     """Prefers the passage the fusion liked least."""
 
     name = "reverse"
+    languages = ("en",)
 
     def __init__(self):
         self.seen = []
@@ -163,6 +164,15 @@ def test_hebrew_queries_fuse_with_their_own_weight_and_skip_the_reranker():
     assert hit.ce_score is None and retriever.reranker.seen == []  # no cross-encoder reads Hebrew here
     [english] = retriever.search("Shulchan Arukh", top_k=1)
     assert english.ce_score is not None  # other queries are re-ranked and fused with alpha
+
+
+def test_a_cross_encoder_trained_to_read_hebrew_re_ranks_hebrew_queries():
+    retriever = make_hebrew_retriever()
+    retriever.reranker = ReverseReranker()
+    retriever.reranker.languages = ("he", "en")  # as train-lay-reranker's card says
+    hits = retriever.search("ישתדל להתפלל בבית הכנסת", top_k=2)
+    assert hits[0].ce_score is not None and retriever.reranker.seen
+    assert hits[0].ce_score >= hits[1].ce_score
 
 
 

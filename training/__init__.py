@@ -3,11 +3,12 @@
 commands.py          flask --app app train-classifier | train-reranker | train-judge | train-embedder |
                      record-decisions | train-decision | calibrate-support | calibrate-decline | calibrate-judge |
                      calibrate-similar
-lay_commands.py      flask --app app calibrate-across | learn-glossary (they read our lay questions)
+lay_commands.py      flask --app app calibrate-across | learn-glossary | train-lay-reranker (they read our lay questions)
 calibrate.py         the support and decline thresholds chosen on dev sets; BM25 hard negatives
 calibrate_judge.py   the judge's threshold, on the calibrate split, through the real pipeline
 calibrate_across.py  the decision's threshold for a question asked across languages, on our lay questions
 learn_glossary.py    everyday words mapped to the text's words, learned from the lay questions
+lay_reranker.py      a Hebrew-reading cross-encoder's pairs: lay questions, hard negatives from our own search
 calibrate_similar.py the cosine from which a question is one asked before, on hand-written pairs
 train_classifier.py  the query classifier's head on data/query_types.jsonl
 train_reranker.py    a cross-encoder from a shipped encoder, with BM25 hard negatives

@@ -1,4 +1,5 @@
-"""The commands that read our lay questions (data/lay-questions' train splits): calibrate-across, learn-glossary.
+"""The commands that read our lay questions (data/lay-questions' train splits): calibrate-across, learn-glossary,
+train-lay-reranker.
 
 Each prints its figures, the last line JSON.
 """
@@ -78,4 +79,33 @@ def learn_glossary_command(lay, book, split, min_count, min_share, min_lift, max
     click.echo(json.dumps({"words": len(learned), "terms": sum(len(f) for f in learned.values()), "out": str(out)}))
 
 
-commands = [calibrate_across_command, learn_glossary_command]
+@click.command("train-lay-reranker")
+@click.option("--lay", default="data/lay-questions", show_default=True,
+              type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--book", default=BOOK, show_default=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--split", default="fit", show_default=True, help="The qrels split trained on (fit leaves dev out).")
+@click.option("--base", default="intfloat/multilingual-e5-small", show_default=True, help="Encoder id or path.")
+@click.option("--negatives", default=3, show_default=True, help="Hard negatives per question, from other simanim.")
+@click.option("--layers", default=6, show_default=True, help="Keep only the first N encoder layers (faster).")
+@click.option("--max-length", default=256, show_default=True)
+@click.option("--epochs", default=1, show_default=True)
+@click.option("--lr", default=5e-5, show_default=True)
+@click.option("--out", default="reranker_lay", show_default=True, type=click.Path(path_type=Path))
+@with_appcontext
+def train_lay_reranker_command(lay, book, split, base, negatives, layers, max_length, epochs, lr, out):
+    """Train a cross-encoder that reads Hebrew on the lay questions, with hard negatives from our own hybrid
+    search; prints its card as JSON. Measure it with `eval --mode rerank` and RERANKER_MODEL set to out."""
+    from training.lay_reranker import lay_pairs, library_passages
+    from training.train_reranker import fit
+
+    passages, search = library_passages(current(), book)
+    try:
+        pairs = lay_pairs(lay, split, passages, search, negatives)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    card = {"training_sets": [f"{lay.name}/{split}"], "negatives_per_question": negatives,
+            "negatives_from": "our hybrid search, outside the question's simanim", "languages": ["he", "en"]}
+    click.echo(json.dumps(fit(pairs, base, out, card, layers, max_length, epochs, lr=lr)))
+
+
+commands = [calibrate_across_command, learn_glossary_command, train_lay_reranker_command]

@@ -51,13 +51,23 @@ def training_pairs(folder: Path, queries_per_set: int, negatives: int, seed: int
 def train(sets: list[Path], base: str, out: Path, queries_per_set: int = 2000, negatives: int = 3,
           layers: int | None = None, max_length: int = 256, epochs: int = 1, batch_size: int = 16,
           lr: float = 5e-5, seed: int = 0, random_negatives: int = 1) -> dict:
-    """Fine-tune base into a cross-encoder saved at out; returns what the model card records."""
+    """Fine-tune base into a cross-encoder saved at out on the sets' questions; returns its model card."""
+    pairs = [p for folder in sets for p in training_pairs(folder, queries_per_set, negatives, seed, random_negatives)]
+    card = {"training_sets": [f.name for f in sets], "negatives_per_question": negatives,
+            "random_negatives_per_question": random_negatives}
+    return fit(pairs, base, out, card, layers, max_length, epochs, batch_size, lr, seed)
+
+
+def fit(pairs: list[tuple[str, str, float]], base: str, out: Path, card: dict, layers: int | None = None,
+        max_length: int = 256, epochs: int = 1, batch_size: int = 16, lr: float = 5e-5, seed: int = 0) -> dict:
+    """Fine-tune base into a cross-encoder on (question, passage, label) pairs, saved at out with card and what
+    the training was added; returns the card."""
     from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
     from search.embedding import resolve_model
 
     torch.manual_seed(seed)
-    pairs = [p for folder in sets for p in training_pairs(folder, queries_per_set, negatives, seed, random_negatives)]
+    pairs = list(pairs)
     random.Random(seed).shuffle(pairs)
     path = resolve_model(base)
     tokenizer = AutoTokenizer.from_pretrained(path)
@@ -89,10 +99,9 @@ def train(sets: list[Path], base: str, out: Path, queries_per_set: int = 2000, n
     model.half().save_pretrained(out, safe_serialization=True)
     tokenizer.save_pretrained(out)
     card = {
-        "base": base, "layers": model.config.num_hidden_layers, "max_length": max_length,
-        "training_sets": [f.name for f in sets], "pairs": len(pairs), "positives": sum(1 for *_, y in pairs if y),
-        "negatives_per_question": negatives, "random_negatives_per_question": random_negatives, "epochs": epochs, "lr": lr, "batch_size": batch_size,
-        "train_minutes": round((time.perf_counter() - started) / 60, 1), "dtype": "float16",
+        "base": base, "layers": model.config.num_hidden_layers, "max_length": max_length, **card,
+        "pairs": len(pairs), "positives": sum(1 for *_, y in pairs if y), "epochs": epochs, "lr": lr,
+        "batch_size": batch_size, "train_minutes": round((time.perf_counter() - started) / 60, 1), "dtype": "float16",
     }
     (out / "training.json").write_text(json.dumps(card, indent=2) + "\n")
     return card

@@ -37,7 +37,7 @@ from retrieval import FUSIONS, RetrievalConfig, Retriever
 from search.catalog import Languages, catalog
 from search.embedders import settings as embedder_settings
 from search.missing_words import search_missing_words
-from search.related import passage_hit, with_related
+from search.related import joining, passage_hit, with_related, with_rulings
 from search.reranker import Reranker
 from writers.live import LiveWriters
 from writers.offline import ExtractiveWriter
@@ -216,7 +216,7 @@ class Pipeline:
     def gather(self, work: Work) -> Found:
         """The passages for the question: within the section it names, one search per subject of a two-subject
         question, else one to about rank 20 (the rest the offline writer's second look) and, for a reasoning or
-        deep question, once more for the words its passages miss; with the passages their relations bring."""
+        deep question, once more for the words its passages miss; with what relations bring, each gloss after its ruling."""
         ask, asked = work.ask, work.asked
         top_k = ask.top_k or QUERY_POLICIES[asked.query_type]["top_k"]
         if ask.mode == "deep":
@@ -238,20 +238,20 @@ class Pipeline:
                 if followup:
                     found.append((followup["query"], work.filters or {}, [h.chunk.id for h in hits[len(found[0][2]):]],
                                   None))
-        hits = self.related(work, hits)
+        hits = self.related(work, hits, reserve)
         if self.store is not None and ask.reader is not None and not ask.reader.everything:
             hidden = self.store.hidden_documents(ask.reader)  # again: a document committed since the search began
             hits, reserve = [h for h in hits if h.chunk.doc_id not in hidden], [h for h in reserve if h.chunk.doc_id not in hidden]
         return Found(hits, reserve, found, split, followup)
 
-    def related(self, work: Work, hits: list[Hit]) -> list[Hit]:
-        """The hits with the passages that argue with them (the posek's mode: every relation), as the reader may see."""
-        if self.relations is None:
-            return hits
-        reader = work.ask.reader
-        kinds = RELATION_KINDS if work.ask.mode == "posek" else OPPOSING
-        return with_related(hits, self.retriever.library.current(), self.relations,
-                            self.retriever.scope(work.filters, work.hidden), kinds, reader.community if reader else None)
+    def related(self, work: Work, hits: list[Hit], reserve: list[Hit]) -> list[Hit]:
+        """The hits with what their relations bring (the posek: every kind), each gloss after its ruling (search/related.py)."""
+        reader, filters, hidden = work.ask.reader, work.filters, work.hidden
+        if self.relations is not None:
+            hits = with_related(hits, self.retriever.library.current(), self.relations, self.retriever.scope(filters, hidden),
+                                RELATION_KINDS if work.ask.mode == "posek" else OPPOSING, reader.community if reader else None)
+        return with_rulings(hits, lambda refs: joining(self.retriever.library.current(), refs,
+                                                       self.retriever.scope(filters, hidden)), reserve)
 
     def request(self, work: Work, found: Found, evidence: Evidence) -> WriteRequest:
         """What the writer is given: the passages shown, those after them for a second look, the parts of a

@@ -4,8 +4,9 @@ Every [n] of a draft is checked against the passages given: one that names no pa
 and reported, never shown as a source; a claim no cited passage supports is removed (verify.py). When nothing
 supported is left, the answer is the decline in the answer's language, naming what was searched. A model's
 answer that no claim of answers the question is declined by the judge (judge.py), keeping what the sources do
-say; claims that rest only on an upload's orders are flagged (instructions.py); a question of religious law gets
-no ruling in the writer's own voice and ends with the line that a rabbi decides.
+say, or, when they say nothing near it, naming the nearest passages, cited; claims that rest only on an upload's
+orders are flagged (instructions.py); a question of religious law gets no ruling in the writer's own voice, and an
+answer to one that cites its sources (not a decline) ends with the line that a rabbi decides.
 Does not: choose or call a writer (generator.py does).
 """
 import logging
@@ -13,7 +14,7 @@ from dataclasses import replace
 
 from checks.agreement import agree, first_sentence
 from checks.declines import (DECLINE, FOUND, SOURCES_SEARCHED, decline_text, found_text, is_decline, missing_text,
-                             passage_label, without_opening)
+                             nearest_text, passage_label, without_opening)
 from checks.instructions import flagged
 from checks.judge import pair_text
 from checks.sentences import about, anchors, fits
@@ -54,10 +55,11 @@ class AnswerCheck:
 
     def check(self, draft: Draft, request: WriteRequest) -> Answer:
         """The draft's claims checked (see checked), claims that rest only on an unvouched upload's orders flagged;
-        an answer to a question of religious law ends with the line that a rabbi decides practical questions."""
+        an answer to a question of religious law that cites its sources ends with the line that a rabbi decides
+        practical questions (a decline rules on nothing, and needs none)."""
         answer = self.checked(draft, request)
         answer.flagged_claims = flagged(answer.text, request.untrusted)
-        if request.halachic:
+        if request.halachic and not answer.declined and answer.citations:
             answer.text = f"{answer.text}\n\n{rabbi_line(request.language)}"
         return answer
 
@@ -80,7 +82,7 @@ class AnswerCheck:
         if self.verifier is None:  # no checks configured: only the numbers are resolved
             text, citations, _ = parse_citations(render(claims), hits)
             if declined or not text:
-                return self.decline(language, text, citations, invalid, [], draft)
+                return self.decline(request, text, citations, invalid, [], draft)
             return Answer(text, citations, invalid, model=draft.model, answerability=draft.answerability)
         kept, checks, removed = self.verifier.verify(claims, hits, request.question)
         if removed:
@@ -90,7 +92,7 @@ class AnswerCheck:
             claim.text = keep_valid_markers(claim.text, len(hits))
         statements = [c for c in kept if not c.structural]
         if declined:
-            return self.decline(language, render(kept) if statements else "", citations_of(checks, hits), invalid,
+            return self.decline(request, render(kept) if statements else "", citations_of(checks, hits), invalid,
                                 removed, draft)
         if not statements:  # nothing the passages support is left: say so, and what was searched
             searched = "; ".join(dict.fromkeys(passage_label(h) for h in hits))
@@ -103,7 +105,7 @@ class AnswerCheck:
             answerability = self.addresses(request, statements)
             if answerability < self.judge.threshold:
                 log.info("no claim answers the question (judge %.2f): declined", answerability)
-                return self.decline(language, render(kept), citations_of(checks, hits), invalid, removed, draft,
+                return self.decline(request, render(kept), citations_of(checks, hits), invalid, removed, draft,
                                     answerability)
         return Answer(render(kept), citations_of(checks, hits), invalid, removed_claims=removed, model=draft.model,
                       answerability=answerability)
@@ -127,13 +129,16 @@ class AnswerCheck:
         return best
 
     @staticmethod
-    def decline(language: str, found: str, citations: list[Citation], invalid: list[int], removed: list[str],
+    def decline(request: WriteRequest, found: str, citations: list[Citation], invalid: list[int], removed: list[str],
                 draft: Draft, answerability: float | None = None) -> Answer:
         """The decline in the answer's language, the figures a calculation lacks, then what the sources do say
-        (checked), when anything."""
+        (checked), or, when they say nothing, the nearest passages by reference, cited."""
+        language = request.language
+        nearest = "" if found else nearest_text(request.hits, language)
         parts = [decline_text(language), missing_text(language, draft.missing) if draft.missing else "",
-                 f"{found_text(language)} {found}" if found else ""]
-        return Answer(" ".join(p for p in parts if p), citations if found else [], invalid, declined=True,
+                 f"{found_text(language)} {found}" if found else nearest]
+        citations = citations if found else parse_citations(nearest, request.hits)[1]
+        return Answer(" ".join(p for p in parts if p), citations, invalid, declined=True,
                       removed_claims=removed, model=draft.model,
                       answerability=draft.answerability if answerability is None else answerability)
 

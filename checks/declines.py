@@ -1,6 +1,10 @@
 """The fixed sentences an answer may consist of, in each language the library is used in, and how a passage is
 named: the writers write them (writers/prompt.py asks models for them), and the checks write them when they decline.
+A decline that has nothing the sources do say names the nearest passages instead, each by its reference (its Hebrew
+label in a Hebrew answer) and cited, so the reader sees what was found even when the question's language is not the
+texts' (an English question over the Shulchan Arukh).
 """
+from hebrew.refs import hebrew_label
 from models import Hit
 
 CANNOT_ANSWER = "The provided sources do not answer this question."
@@ -9,6 +13,9 @@ DECLINE = {"en": CANNOT_ANSWER, "he": "המקורות שסופקו אינם עו
 SOURCES_SEARCHED = {"en": "Sources searched:", "he": "המקורות שנבדקו:"}
 # After a decline, what the sources do say that is closest to the question.
 FOUND = {"en": "What they do say:", "he": "מה שהם כן אומרים:"}
+# After a decline with nothing the sources do say: the passages found nearest to the question, cited.
+NEAREST = {"en": "The nearest passages found:", "he": "הקטעים הקרובים ביותר שנמצאו:"}
+NEAREST_MOST = 3  # passages a decline names
 # Declining a calculation: the figures no source gives.
 MISSING = {"en": "They do not give the figure for: {}.", "he": "אין בהם נתון עבור: {}."}
 
@@ -56,3 +63,16 @@ def is_decline(text: str) -> bool:
 def passage_label(hit: Hit) -> str:
     """How a passage is named to the model and the reader: its canonical reference, else its title."""
     return hit.chunk.ref or hit.chunk.title
+
+
+def nearest_text(hits: list[Hit], language: str, most: int = NEAREST_MOST) -> str:
+    """The lead-in and the first `most` passages of hits (the search's nearest), each named once and cited [n]:
+    "The nearest passages found: Shulchan Arukh, Orach Chayim 671:2 [1]; ... 671:5 [2]."; "" without hits."""
+    named: dict[str, int] = {}
+    for n, hit in enumerate(hits, start=1):
+        label = (language == "he" and hebrew_label(hit.chunk.ref)) or passage_label(hit)
+        named.setdefault(label, n)
+        if len(named) == most:
+            break
+    said = "; ".join(f"{label} [{n}]" for label, n in named.items())
+    return f"{NEAREST.get(language, NEAREST['en'])} {said}." if named else ""

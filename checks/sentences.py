@@ -14,7 +14,7 @@ import regex
 
 from hebrew.words import STOP_WORDS, tokenize
 from search import headings
-from checks.splitting import sentence_spans, split_sentences
+from checks.splitting import whole_sentences, whole_spans
 from models import Hit
 
 HEADING_WORDS = 10  # a first line this short without closing punctuation is a heading ("Chapter 3: Varroa Mites")
@@ -111,7 +111,7 @@ def scored_text(heading: str, sentence: str) -> str:
 def checked_spans(text: str) -> list[tuple[int, int]]:
     """The sentences of a passage as the citation check reads them (checks/verify.py): their character ranges, or
     the whole passage when it has none."""
-    return sentence_spans(text) or [(0, len(text))]
+    return whole_spans(text) or [(0, len(text))]
 
 
 def candidates(hits: list[Hit]) -> list[tuple[int, int, str]]:
@@ -123,7 +123,7 @@ def candidates(hits: list[Hit]) -> list[tuple[int, int, str]]:
     seen, out = set(), []
     for n, hit in enumerate(hits, start=1):
         paragraphs = prose(hit.chunk.text)
-        for pos, sentence in enumerate(s for paragraph in paragraphs for s in split_sentences(paragraph)):
+        for pos, sentence in enumerate(s for paragraph in paragraphs for s in whole_sentences(paragraph)):
             if len(sentence) > MAX_SENTENCE_CHARS:
                 continue
             key = " ".join(tokenize(sentence))

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from hebrew.normal import normalise
-from checks.splitting import sentence_spans
+from checks.splitting import whole_spans
 from models import Hit, Statement
 from search.embedders import settings
 from search.sentence_vectors import passage_vectors
@@ -76,7 +76,7 @@ def split_claims(answer: str) -> list[Claim]:
     for number, line in enumerate(answer.split("\n")):
         prefix = LINE_PREFIX.match(line).group()
         body = line[len(prefix):]
-        spans = sentence_spans(body)
+        spans = whole_spans(body)
         sentences = [body[start:(spans[i + 1][0] if i + 1 < len(spans) else len(body))]
                      for i, (start, _) in enumerate(spans)]
         for i in range(1, len(sentences)):  # "... in 1928. [1] It was ..." : a leading marker ends the sentence before
@@ -192,7 +192,7 @@ class Verifier:
         if not all(normalise(q) in whole for q in quotes):
             return False, None
         wanted = normalise(quotes[0])
-        for start, end in sentence_spans(passage):
+        for start, end in whole_spans(passage):
             if wanted in normalise(passage[start:end]):
                 return True, (start, end)
         return True, None  # the quote crosses a sentence boundary: verified, no single sentence to mark

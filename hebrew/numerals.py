@@ -1,4 +1,4 @@
-"""Hebrew-letter numerals, read and written: ט"ו = 15, קכ"ח = 128, and 128 -> קכ"ח.
+"""Hebrew-letter numerals, read and written: ט"ו = 15, קכ"ח = 128, and 128 -> קכ"ח (in a label: "סימן קכ״ח").
 
 One table of letter values serves both directions; final letters read as their plain forms (ך = 20).
 Does not: read numbers above 999 written with a thousands geresh, or gematria of words.
@@ -22,6 +22,15 @@ def hebrew_number(n: int) -> str:
     else:
         letters += (TENS[rest // 10 - 1] if rest // 10 else "") + (ONES[rest % 10 - 1] if rest % 10 else "")
     return f'{letters[:-1]}"{letters[-1]}' if len(letters) > 1 else letters
+
+
+def numbered(word: str, n: int) -> str:
+    """A Hebrew label written from its number as the texts write it, with gershayim or a geresh: "סימן תר״ע",
+    "סימן א׳"; outside 1-999 the number in digits."""
+    if not 0 < n < 1000:
+        return f"{word} {n}"
+    letters = hebrew_number(n).replace('"', "״")
+    return f"{word} {letters if '״' in letters else letters + '׳'}"
 
 
 def hebrew_numeral(s: str) -> int | None:

@@ -1,8 +1,9 @@
 """Canonical references in Hebrew: "Shulchan Arukh, Orach Chayim 2:3" -> שו"ע או"ח ב:ג.
 
 Works and parts the library knows by name get their customary Hebrew abbreviation, numbers become
-Hebrew-letter numerals (ט"ו, not י"ה), and a gloss of the Rema is labelled הגה. Does not: parse
-Hebrew references back into English ones, or name works it has no entry for (those get no label).
+Hebrew-letter numerals (ט"ו, not י"ה), and a gloss of the Rema is named by its author, רמ"א (as the English
+"..., Rema"; its text opens with the word הגה). Does not: parse Hebrew references back into English ones, or name
+works it has no entry for (those get no label).
 """
 import re
 
@@ -17,7 +18,7 @@ HEBREW_NAMES = {
     "Mishneh Torah": 'רמב"ם',
     "Mishnah Berurah": 'מ"ב',
     "Kitzur Shulchan Arukh": 'קיצור שו"ע',
-    "Rema": "הגה",
+    "Rema": 'רמ"א',
 }
 REF = re.compile(r"^(?P<work>[^,\d]+(?:, [^,\d]+)*) (?P<numbers>\d+(?::\d+)*)(?:, (?P<gloss>[^,\d]+))?$")
 

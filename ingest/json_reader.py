@@ -8,7 +8,8 @@ Records: a JSON array, or JSONL lines, of objects with a "text" string and optio
 record i becomes a Unit with path (i,) and its title as heading. A lone object with a "text" string is
 read as one record.
 Referenced segments: records with their own canonical "ref" and Hebrew text "he" (optionally "part_he",
-"siman", "seif", "siman_label"), one per seif as ../shared/data/shulchan-arukh gives the Shulchan Arukh.
+"siman", "seif", "siman_label"), one per seif as ../shared/data/shulchan-arukh gives the Shulchan Arukh. A
+siman's label is written from its number ("סימן תר״ע") when the record gives one; "siman_label" only otherwise.
 Each keeps its ref; the gloss of the Rema, from the first word הגה to the end of the seif, becomes a unit
 of its own ("Shulchan Arukh, Orach Chayim 1:1, Rema") so it can be cited apart from the ruling. The gloss
 is Ashkenazi, and in the Shulchan Arukh the ruling is the Mechaber's, Sephardi; both are of the Acharonim.
@@ -22,7 +23,7 @@ import json
 import re
 from collections.abc import Iterator
 
-from hebrew.numerals import hebrew_number
+from hebrew.numerals import hebrew_number, numbered
 from ingest.records import Parsed, RejectedFile, Unit, display_name
 
 MAX_DEPTH = 3  # Sefaria's deepest simple texts: e.g. chapter, verse, comment
@@ -130,7 +131,9 @@ def _referenced(items: list, fmt: str, name: str) -> Parsed:
         topic, ruling, rema = seif_parts(item["he"])
         if topic is not None:
             topics[parent] = topic
-        labels = [str(item[k]) for k in ("part_he", "siman_label") if isinstance(item.get(k), str)]
+        siman = item.get("siman") if isinstance(item.get("siman"), int) and 0 < item["siman"] < 1000 else None
+        siman_label = numbered("סימן", siman) if siman else item.get("siman_label")  # an exporter's slip cannot break it
+        labels = [label for label in (item.get("part_he"), siman_label) if isinstance(label, str)]
         labels += [topics[parent]] if topics.get(parent) else []
         if isinstance(item.get("seif"), int) and 0 < item["seif"] < 1000:
             labels.append(f"סעיף {hebrew_number(item['seif'])}")

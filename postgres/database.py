@@ -217,6 +217,7 @@ class PgSql:
     a JSON column is jsonb, and no text holds a NUL (storable)."""
 
     JSON_TEXT = "{column}->>'{key}'"  # a key of a jsonb column, as text
+    REF_COLUMN = "section_ref"  # a chunk's canonical reference
 
     @staticmethod
     def _json(value) -> Jsonb:

@@ -56,11 +56,11 @@ class PgStore(PgSql, StoreQueries):
                                "id LIMIT %s OFFSET %s", [*args, reader_id(reader), limit, offset])
         return [document_of(r) for r in rows], total
 
-    def section_rows(self, doc_ids=None) -> list[tuple[int, list[str]]]:
-        """(id, section path) of every passage of the documents (None: all), for the section filter."""
+    def section_rows(self, doc_ids=None) -> list[tuple[int, list[str], str | None]]:
+        """(id, section path, ref) of every passage of the documents (None: all), for the section filter."""
         where, args = ("WHERE doc_id = ANY(%s)", (list(doc_ids),)) if doc_ids is not None else ("", ())
-        rows = self.db.execute(f"SELECT id, section_path FROM chunks {where}", args)
-        return [(key, path if isinstance(path, list) else json.loads(path)) for key, path in rows]
+        rows = self.db.execute(f"SELECT id, section_path, section_ref FROM chunks {where}", args)
+        return [(key, path if isinstance(path, list) else json.loads(path), ref) for key, path, ref in rows]
 
     def queued_jobs(self, owner: int) -> int:
         """Jobs a user submitted that are waiting or running."""

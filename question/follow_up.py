@@ -27,14 +27,33 @@ Rewriting (rewrite_offline) takes P, the previous turn's standalone question, an
         "Is it permitted to heat water on Shabbat?" + "and what about on Yom Tov?" → "…heat water on Yom Tov?",
         "האם מותר לחמם מים בשבת?" + "ומה ביום טוב?" → "האם מותר לחמם מים ביום טוב?"; or
     (b) X is a bare time word of TIME_PLACE (≤ 4 words) and P's last phrase is a time preposition with a time word:
-        X takes P's preposition ("what about Yom Tov?" → "…on Yom Tov?", "ומה לגבי יום טוב?" → "…ביום טוב?").
-  - Otherwise the standalone question is "P Q" (P cut to fit MAX_STANDALONE_CHARS): both reach the search engine.
-  - Before both, a pronoun that refers back is replaced by what it refers to (referents.py): "And when was he born?"
-    after "Who was Albert Einstein?" is "When was Albert Einstein born?".
-Does not: catch every back-reference ("Who wrote that book?", "מה הוא עשה?" pass as standalone).
+        X takes P's preposition ("what about Yom Tov?" → "…on Yom Tov?", "ומה לגבי יום טוב?" → "…ביום טוב?"); or
+    (c) X names a subject of its own: at most 6 words, at least one content word, no question word, not opening
+        with a preposition or a time or place word. When X holds a preposition of its own (it says how its
+        subjects relate) and shares a content word with P's last phrase (ignoring Hebrew prefix letters), X
+        replaces that whole phrase: "How long must one wait between meat and milk?" + "and what about milk after
+        meat?" → "How long must one wait milk after meat?", "כמה זמן צריך לחכות בין בשר לחלב?" + "ומה לגבי חלב
+        אחרי בשר?" → "כמה זמן צריך לחכות חלב אחרי בשר?". Otherwise X replaces the object of P's last phrase, its
+        preposition kept, unless that object is a time or place word (a day stands only for a day, (b)) or
+        the preposition is "between"/בין and X names one thing:
+        "What is the capital of France?" + "and Germany?" → "…of Germany?", "איזו ברכה מברכים על הלחם?" + "ומה
+        לגבי פירות?" → "איזו ברכה מברכים על פירות?".
+  - A condition (Q opens with "what if", "and if", "ואם", "ומה אם"; X with a content word and no wh-word) is
+    added to P, its pronouns kept: "האם מותר לחמם מים בשבת?" + "ואם אין מים חמים?" → "האם מותר לחמם מים בשבת
+    אם אין מים חמים?", "Is it permitted to heat water on Shabbat?" + "What if it is cold?" → "… on Shabbat if
+    it is cold?".
+  - Otherwise the standalone question is "P Q" (P cut to fit MAX_STANDALONE_CHARS): both reach the search engine,
+    and every word of the follow-up with them ("what about cooking?" after a question about Shabbat: which of
+    P's words cooking stands for, the rules cannot tell).
+  - Before (a)-(c) and the join, a pronoun that refers back is replaced by what it refers to (referents.py):
+    "And when was he born?" after "Who was Albert Einstein?" is "When was Albert Einstein born?".
+Does not: catch every back-reference ("Who wrote that book?", "מה הוא עשה?" pass as standalone), or know
+which of P's nouns X stands for beyond its last phrase ("carry keys in the street?" + "and a coin?" puts the
+coin in place of the street).
 """
 import re
 
+from hebrew.analyzer import strip_prefixes
 from hebrew.normal import normalise
 from question.referents import antecedent, resolve
 
@@ -70,6 +89,7 @@ PLACE_TIME = {"on", "in", "at", "during", "before", "after", "since", "until", "
               "אצל", "מול", "בתוך", "מחוץ", "תחת", "בין", "עד", "מאז"}
 PREPOSITIONS = PLACE_TIME | {"of", "for", "to", "with", "without", "about", "by", "into", "onto", "among", "between",
                              "through", "across", "against", "toward", "towards", "per", "like", "על", "עם", "בלי", "ללא"}
+PAIRED = {"between", "among", "בין"}  # prepositions whose object names two things or more
 TIME_PREPOSITIONS = {"on", "during", "before", "after", "ב", "לפני", "אחרי", "בזמן", "במהלך"}
 # Days and seasons of the calendar that follow "on"/"during" (English) or ב (Hebrew); ב + one of these is a phrase.
 TIME_PLACE = {
@@ -90,6 +110,7 @@ FUNCTION_WORDS = QUESTION_WORDS | PRONOUNS | PREPOSITIONS | ARTICLES | {w for o 
 # Quoted text opens with a quote mark at the start of a word; Hebrew abbreviations (רמב"ם) have theirs inside.
 QUOTED = re.compile(r"(?:^|\s)[\"“«„'‘][^\"”»'’]{2,}[\"”»'’]")
 END_PUNCTUATION = re.compile(r"[?.!؟]+$")
+CONDITIONS = {"if", "אם", "ואם"}  # an opener or first word that makes X a condition on P
 
 
 def norm(word: str) -> str:
@@ -173,16 +194,30 @@ def _last_phrase(words: list[str]) -> int | None:
     return None
 
 
-def _substitute(previous: str, follow_up: str) -> str | None:
-    """P with its last phrase replaced by the follow-up's phrase or time word (rules (a) and (b)), or None."""
-    tokens = words_of(follow_up)
+def _stems(words: list[str]) -> set[str]:
+    """The content words among words, each also without its Hebrew prefix letters (לחלב is חלב)."""
+    return {form for w in words if w not in FUNCTION_WORDS for form in (w, *strip_prefixes(w))}
+
+
+def _rest(follow_up: str) -> tuple[list[tuple[str, str]], bool]:
+    """X, the follow-up's words after its openers (as written, normalised), and whether it is a condition."""
+    tokens, opened = words_of(follow_up), []
     while tokens and (n := _opener_length([w for _, w in tokens])):
+        opened += [w for _, w in tokens[:n]]
         tokens = tokens[n:]
+    conditional = bool(CONDITIONS & set(opened))
+    if tokens and tokens[0][1] in CONDITIONS:  # "and if ...", "ומה אם ..."
+        tokens, conditional = tokens[1:], True
+    if tokens and (first := tokens[0][1]).startswith("ו") and _preposition(first[1:]):  # "וביום טוב?": "on Yom Tov?"
+        tokens[0] = (re.sub(r"^ו[\u0591-\u05C7]*", "", tokens[0][0]), first[1:])
+    return tokens, conditional
+
+
+def _substitute(previous: str, follow_up: str) -> str | None:
+    """P with the follow-up's phrase, subject or condition in its place (rules (a)-(c) and the condition), or None."""
+    tokens, conditional = _rest(follow_up)
     if not tokens:
         return None
-    first_raw, first = tokens[0]
-    if first.startswith("ו") and _preposition(first[1:]):  # "וביום טוב?" is "and on Yom Tov?"
-        tokens[0] = (re.sub(r"^ו[\u0591-\u05C7]*", "", first_raw), first[1:])
     x_raw, x_words = [t for t, _ in tokens], [w for _, w in tokens]
     x_raw[-1] = END_PUNCTUATION.sub("", x_raw[-1])
     if not x_raw[-1]:
@@ -190,22 +225,36 @@ def _substitute(previous: str, follow_up: str) -> str | None:
     ending = END_PUNCTUATION.search(previous.strip())
     p_raw = END_PUNCTUATION.sub("", previous.strip()).split()
     p_words = [norm(t) for t in p_raw]
+    end = ending.group() if ending else "?"
+    if not x_raw or any(w in (WH_WORDS if conditional else QUESTION_WORDS) for w in x_words):
+        return None
+    if conditional:  # "is" and "are" are a condition's verbs, not a question's
+        joiner = "אם" if any("\u05d0" <= c <= "\u05ea" for c in " ".join(x_words)) else "if"
+        return f"{' '.join(p_raw)} {joiner} {' '.join(x_raw)}{end}" if _stems(x_words) else None
     start = _last_phrase(p_words)
-    if start is None or not x_raw or any(w in QUESTION_WORDS for w in x_words):
+    if start is None:
         return None
     p_prep, x_prep = _preposition(p_words[start]), _preposition(x_words[0])
+    p_object = [w for w in p_words[start + 1:] if w not in ARTICLES] if p_prep != "ב" else [p_words[start][1:]]
     if x_prep and len(x_words) <= MAX_PHRASE_WORDS:  # rule (a)
         if x_prep != p_prep and not (x_prep in PLACE_TIME and p_prep in PLACE_TIME):
             return None
         phrase = x_raw
     elif x_words[0] in TIME_PLACE and len(x_words) <= 4 and p_prep in TIME_PREPOSITIONS:  # rule (b)
-        p_object = [w for w in p_words[start + 1:] if w not in ARTICLES][:1] if p_prep != "ב" else [p_words[start][1:]]
         if not p_object or p_object[0] not in TIME_PLACE:
             return None
         phrase = ["ב" + x_raw[0], *x_raw[1:]] if p_prep == "ב" else [p_raw[start], *x_raw]
+    elif x_words[0] not in TIME_PLACE and len(x_words) <= MAX_PHRASE_WORDS and _stems(x_words):  # rule (c)
+        if any(_preposition(w) for w in x_words[1:]) and _stems(x_words) & _stems(p_words[start:]):
+            phrase = x_raw  # X relates its subjects its own way: it stands for P's whole phrase
+        elif p_prep != "ב" and p_object and not set(p_object) & TIME_PLACE and (
+                p_prep not in PAIRED or len(_stems(x_words)) > 1):  # "between" wants two
+            phrase = [p_raw[start], *x_raw]
+        else:
+            return None
     else:
         return None
-    return " ".join(p_raw[:start] + phrase) + (ending.group() if ending else "?")
+    return " ".join(p_raw[:start] + phrase) + end
 
 
 def rewrite_offline(turns: list[dict], question: str) -> str:
@@ -216,6 +265,8 @@ def rewrite_offline(turns: list[dict], question: str) -> str:
     previous = (turns[-1].get("standalone_question") or turns[-1].get("question") or "").strip()
     if not previous:
         return question
+    if _rest(question)[1] and (conditioned := _substitute(previous, question)):  # "it" of a condition stays
+        return conditioned
     resolved = resolve(question, antecedent(previous, turns[-1].get("answer") or ""))
     if resolved:
         return resolved

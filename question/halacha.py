@@ -3,7 +3,8 @@
 A question is halachic when its evidence comes from the works of halacha (the Shulchan Arukh, the Mishneh Torah,
 the Mishnah Berurah, the Kitzur): most of the passages do, or any does and the question asks what is permitted,
 forbidden or required. Such an answer sets out each source under its own reference, never says "you may" or
-"you must" in the writer's own voice (RULING), and ends with the fixed line of RABBI, in the answer's language.
+"you must" in the writer's own voice (RULING), and, when it cites its sources (a decline does not), ends with the
+fixed line of RABBI, in the answer's language (checks/answer.py appends it).
 Does not: tell communities or customs apart, or judge a question with no halachic source among its passages.
 """
 import regex

@@ -2,26 +2,36 @@
 
 A section is a passage's first numbered label ("Lesson 2: Brewing", "סימן נ״ה", "Chapter 4"), with the plain
 heading that follows it ("דיני קדיש") and the labels above it (the part: "אורח חיים"), or, in a text with no
-numbered labels, its first heading. A course
+numbered labels, its first heading. A siman's or a chapter's Hebrew label (סימן, פרק) is written from its number
+(the passage's canonical ref's first number, else the label's own) in Hebrew letters, ט״ו not י״ה, so a label
+an exporter broke ("סימן undefined״א" for 501) cannot break the catalog or the section filters. A course
 script's lessons take their links from the document's metadata (course.py). Both stores read the rows
 (catalog_rows); `catalog` shapes them, so both backends give the same catalog.
 Does not: read the database, or decide who sees what (the stores' visible_clause does).
 """
 import re
 
+from hebrew.numerals import numbered
 from search.headings import section_number
 from models import DocumentInfo
 
 # An exporter's slip in the shared Shulchan Arukh ("סימן undefinedנ״ד" for simanim from 500): read without it
 BROKEN_LABEL = re.compile(r"undefined(?=[\u05d0-\u05ea])")
+NUMBERED_WORD = re.compile(r"(סימן|פרק)(?:\s|$)")  # Hebrew labels written from their numbers
+REF_NUMBER = re.compile(r" (\d{1,6})(?::\d+)*(?:, [^,\d]+)?(?: \(part \d+\))?$")  # 670 of "... 670:3, Rema"
 
 
-def section_of(path: list[str]) -> tuple[tuple[str, ...], str, int | None, str | None] | None:
+def section_of(path: list[str], ref: str | None = None) -> tuple[tuple[str, ...], str, int | None, str | None] | None:
     """(the labels above it, label, number, heading) of a passage's section; None when the path is empty.
-    The labels above tell sections apart whose numbers restart per part (אורח חיים סימן א, יורה דעה סימן א)."""
+    The labels above tell sections apart whose numbers restart per part (אורח חיים סימן א, יורה דעה סימן א);
+    ref: the passage's canonical ref, whose first number a siman's or chapter's Hebrew label is written from."""
     path = [BROKEN_LABEL.sub("", label) for label in path]
+    by_ref = (found := REF_NUMBER.search(ref or "")) and int(found[1])
     for i, label in enumerate(path):
         number = section_number(label)
+        if word := NUMBERED_WORD.match(label.strip()):
+            number = by_ref or number
+            label = numbered(word[1], number) if number is not None else label
         if number is not None:
             after = path[i + 1] if i + 1 < len(path) else None
             heading = after if after is not None and section_number(after) is None else None
@@ -31,10 +41,10 @@ def section_of(path: list[str]) -> tuple[tuple[str, ...], str, int | None, str |
 
 def catalog(documents: list[DocumentInfo], rows) -> list[dict]:
     """One entry a document: its work and metadata, and its sections in document order; rows are
-    (doc_id, section path) of every passage of those documents, in document order."""
+    (doc_id, section path, ref (optional)) of every passage of those documents, in document order."""
     sections: dict[str, dict[tuple, dict]] = {d.id: {} for d in documents}
-    for doc_id, path in rows:
-        found = section_of(path)
+    for doc_id, path, *ref in rows:
+        found = section_of(path, *ref)
         if found is None or doc_id not in sections:
             continue
         within, label, number, heading = found

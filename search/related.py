@@ -5,15 +5,22 @@ asked for (OPPOSING in practical and deep answers, every kind for the posek), th
 right after the one it relates to, unless it is there already or its document is outside the search's scope (a
 document hidden from the reader, or filtered out). Both passages are marked with the relation (Hit.relation), so
 the writers present the two opinions under their own references. When the reader has a community, of two opinions
-the one of the reader's community (Chunk.community) comes first.
-Does not: score the passages it adds (they were not searched for: their scores are 0), or follow relations
-of the passages it added.
+the one of the reader's community (Chunk.community) comes first, except that a gloss never comes before the ruling
+it glosses: with_rulings, last, puts each gloss (a passage whose ref is its ruling's and a name, "...511:2, Rema")
+right after its ruling, bringing the ruling in before it when only the gloss was found (from the passages the
+search ranked after those shown when it is among them), so the numbers [n] read ruling, then gloss.
+Does not: score the passages it adds from the library (they were not searched for: their scores are 0), or follow
+relations of the passages it added.
 """
+import re
+from collections.abc import Callable
+
 from models import OPPOSING, Hit
 from search.reach import allowed, around, passage
 from search.view import Scope
 
 MAX_RELATED = 4  # passages that relations may add to one answer's evidence
+GLOSS_REF = re.compile(r"^(?P<ruling>.+\d), [^,\d]+$")  # "<ruling's ref>, <glossator>": "...511:2, Rema"
 
 
 def mark(relation, other: str, direction: str) -> dict:
@@ -23,8 +30,18 @@ def mark(relation, other: str, direction: str) -> dict:
 
 
 def first(a: Hit, b: Hit, community: str | None) -> bool:
-    """Whether opinion a comes before opinion b: a is of the reader's community and b is not."""
-    return bool(community) and a.chunk.community == community and b.chunk.community != community
+    """Whether opinion a comes before opinion b: a is of the reader's community and b is not, and a is no gloss
+    on b (a gloss is read after what it glosses)."""
+    return (bool(community) and a.chunk.community == community and b.chunk.community != community
+            and glossed(a) != b.chunk.ref)
+
+
+def glossed(hit: Hit) -> str | None:
+    """The ref of the ruling a passage glosses ("...87:4" of "...87:4, Rema", whose parent it is), or None when it
+    is no gloss."""
+    found = GLOSS_REF.match(hit.chunk.ref or "")
+    parent = hit.chunk.parent_ref  # a book's gloss names its ruling as its parent: another parent, no gloss
+    return found["ruling"] if found and parent in (None, found["ruling"]) else None
 
 
 def joining(view, keys: list[str], scope: Scope) -> dict[str, Hit]:
@@ -99,4 +116,29 @@ def with_related(hits: list[Hit], view, relations, scope: Scope = Scope(), kinds
             placed.add(other)
         elif ahead and (partner_at := next(i for i, h in enumerate(order) if h is partner)) > at:
             order.insert(at, order.pop(partner_at))  # both were found: the reader's community's opinion first
+    return order
+
+
+def with_rulings(hits: list[Hit], fetch: Callable[[list[str]], dict[str, Hit]], reserve=(),
+                 most: int = MAX_RELATED) -> list[Hit]:
+    """The hits with each gloss right after the ruling it glosses: moved there when both were found; when only the
+    gloss was, its ruling (from reserve when the search ranked it there, else fetch(refs): the library's passages
+    by key, as `joining` gives them within the search's scope; at most `most` of them) is brought in at the gloss's
+    place, the gloss after it."""
+    present = {h.chunk.ref for h in hits if h.chunk.ref}
+    wanted = list(dict.fromkeys(r for h in hits if (r := glossed(h)) and r not in present))[:most]
+    spare = {h.chunk.ref: h for h in reserve if h.chunk.ref in wanted}
+    missing = [r for r in wanted if r not in spare]
+    rulings = {**(fetch(missing) if missing else {}), **spare}
+    after: dict[str, list[Hit]] = {}  # a ruling's glosses, in the order found
+    for hit in hits:
+        if (ruling := glossed(hit)) and (ruling in present or ruling in rulings):
+            after.setdefault(ruling, []).append(hit)
+    order: list[Hit] = []
+    for hit in hits:
+        ruling = glossed(hit)
+        if ruling in rulings and rulings[ruling] not in order:  # the gloss's place: its ruling, then its glosses
+            order += [rulings[ruling], *after[ruling]]
+        elif not (ruling in after and hit in after[ruling]) and hit not in order:
+            order += [hit, *[g for g in after.get(hit.chunk.ref, ()) if g not in order]]
     return order

@@ -48,9 +48,11 @@ def wanted(filters: dict) -> bool:
     return any(filters.get(name) is not None for name in SECTION_FILTERS)
 
 
-def matches(path: list[str], ranges: tuple[tuple[int, int], ...] | None, part: str | None) -> bool:
-    """Whether a passage with this section path lies in one of the ranges (None: any section) and in part."""
-    found = section_of(path)
+def matches(path: list[str], ranges: tuple[tuple[int, int], ...] | None, part: str | None,
+            ref: str | None = None) -> bool:
+    """Whether a passage with this section path (and canonical ref) lies in one of the ranges (None: any section)
+    and in part."""
+    found = section_of(path, ref)
     if found is None:
         return False
     within, _, number, _ = found
@@ -60,7 +62,7 @@ def matches(path: list[str], ranges: tuple[tuple[int, int], ...] | None, part: s
 
 
 def section_keys(rows, filters: dict) -> list[int]:
-    """The keys of the passages filters' sections hold, of rows (key, section path)."""
+    """The keys of the passages filters' sections hold, of rows (key, section path, ref (optional))."""
     ranges = read_sections(filters["section"]) if filters.get("section") is not None else None
     part = filters.get("part")
-    return [key for key, path in rows if matches(path, ranges, part)]
+    return [key for key, path, *ref in rows if matches(path, ranges, part, *ref)]

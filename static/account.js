@@ -4,6 +4,7 @@
 // marked data-shared only on a shared server. The profile panel (PATCH /api/me) and the sign-out button live here.
 // Does not: keep the CSRF token (api.js holds it) or manage other users (users.js).
 import { readJson, request, sendJson, setCsrfToken } from "./api.js";
+import { known, t } from "./i18n.js";
 import { setProfileLanguage } from "./settings.js";
 
 const layout = document.getElementById("app");
@@ -36,6 +37,11 @@ export function may(permission) {
 // Whether the server is shared (users sign in).
 export function isShared() {
   return Boolean(me && me.mode === "shared");
+}
+
+// A role in the page's words ("learner" is "לומד" on a Hebrew page); a role the page has no words for, as it is.
+export function roleName(role) {
+  return known(`role.${role}`) ? t(`role.${role}`) : role;
 }
 
 function say(element, text, isError = false) {
@@ -72,7 +78,7 @@ function reveal(body) {
 
 function showUser(user) {
   accountName.textContent = user.display_name || user.name;
-  accountRole.textContent = user.role;
+  accountRole.textContent = roleName(user.role);
   setProfileLanguage(user.answer_language);
   if (!isShared()) return;
   field("display-name").value = user.display_name || "";
@@ -89,7 +95,7 @@ function fillLanguages(value) {
   const select = field("language");
   select.textContent = "";
   for (const option of settingLanguage.options) {
-    select.appendChild(new Option(option.value === "auto" ? "same as the question" : option.textContent, option.value));
+    select.appendChild(new Option(option.value === "auto" ? t("settings.auto") : option.textContent, option.value));
   }
   if (![...select.options].some((option) => option.value === value)) select.appendChild(new Option(value, value));
   select.value = value;
@@ -120,12 +126,12 @@ export function startAccount() {
 
 signInForm.addEventListener("submit", async (event) => {
   event.preventDefault();
-  say(signInStatus, "Signing in…");
+  say(signInStatus, t("signin.signing_in"));
   let response;
   try {
     response = await sendJson("/api/session", "POST", { name: nameInput.value.trim(), password: passwordInput.value });
   } catch (err) {
-    say(signInStatus, "The server cannot be reached; try again.", true);
+    say(signInStatus, t("common.unreachable"), true);
     return;
   }
   const data = await readJson(response);
@@ -154,7 +160,7 @@ signOutButton.addEventListener("click", async () => {
 
 // A request answered 401: the session ended or was revoked (api.js).
 document.addEventListener("signed-out", () => {
-  if (started && isShared()) showSignIn("Your session has ended; sign in again.");
+  if (started && isShared()) showSignIn(t("signin.session_ended"));
 });
 
 profileForm.addEventListener("submit", async (event) => {
@@ -162,12 +168,12 @@ profileForm.addEventListener("submit", async (event) => {
   const list = (name) => field(name).value.split(",").map((item) => item.trim()).filter(Boolean);
   const body = { display_name: field("display-name").value.trim() || null, community: field("community").value.trim() || null,
                  customs: list("customs"), poskim: list("poskim"), answer_language: field("language").value };
-  say(profileStatus, "Saving…");
+  say(profileStatus, t("common.saving"));
   let response;
   try {
     response = await sendJson("/api/me", "PATCH", body);
   } catch (err) {
-    say(profileStatus, "The server cannot be reached; try again.", true);
+    say(profileStatus, t("common.unreachable"), true);
     return;
   }
   const data = await readJson(response);
@@ -177,7 +183,7 @@ profileForm.addEventListener("submit", async (event) => {
   }
   me = { ...me, user: data.user };
   showUser(data.user);
-  say(profileStatus, "Profile saved.");
+  say(profileStatus, t("profile.saved"));
 });
 
 profilePanel.addEventListener("toggle", () => {

@@ -2,6 +2,8 @@
 // X-Evidenz-Client on every POST, PUT, PATCH and DELETE (web/guard.py), and on a signed-in shared server the
 // session's X-CSRF-Token (web/auth.py). The token is kept in this module's memory only, never in storage;
 // a reload asks /api/me for it again. A 401 says the session ended: "signed-out" tells account.js to ask again.
+import { t } from "./i18n.js";
+
 const UNSAFE = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 let csrfToken = null;
 
@@ -36,6 +38,6 @@ export async function readJson(response) {
   try {
     return await response.json();
   } catch (err) {
-    return { error: `The server answered ${response.status}.` };
+    return { error: t("common.server_answered", { status: response.status }) };
   }
 }

@@ -1,8 +1,10 @@
 // The catalog in the Library panel (at most SHOWN works, narrowed by the panel's Find box): each work a collapsible entry with its parts and its sections (lessons, simanim,
 // chapters), their links and passage counts, from GET /api/catalog. Clicking a section (or "Search this work")
-// narrows the next questions to it: the scope line above the question box says so, and its ✕ searches everything
-// again. As everywhere on the page, every string from the server is inserted as text, never as HTML.
+// narrows the next questions to it: the scope line above the question box says so, its path reading in the page's
+// direction (i18n.js's pathElement), and its ✕ searches everything again. As everywhere on the page, every string
+// from the server is inserted as text, never as HTML.
 import { readJson, request } from "./api.js";
+import { formatNumber, pathElement, t } from "./i18n.js";
 import { count } from "./wording.js";
 
 const panel = document.getElementById("library-panel");
@@ -13,16 +15,19 @@ const scopeClear = document.getElementById("scope-clear");
 const finder = document.getElementById("doc-search");  // the book manager's "Find" narrows the catalog too
 const SHOWN = 200;  // works drawn at most; a library of Wikipedia articles holds ten thousand
 let works = [];
-let scope = null;  // {filters, label} of the narrowed search, or null for the whole library
+let scope = null;  // {filters, path} of the narrowed search, or null for the whole library
 
 // The filters of the next question, or null for the whole library.
 export function scopeFilters() {
   return scope ? scope.filters : null;
 }
 
-function setScope(filters, label) {
-  scope = filters ? { filters, label } : null;
-  scopeLabel.textContent = label || "";
+// Narrow the next questions by filters to the place named by path (work, part, section), or to everything (null).
+function setScope(filters, path = []) {
+  scope = filters ? { filters, path } : null;
+  scopeLabel.textContent = "";
+  scopeLabel.dir = document.documentElement.dir;  // the line's own direction, whatever the names are written in
+  scopeLabel.appendChild(pathElement(path));
   scopeLine.hidden = !scope;
   if (scope) document.getElementById("question").focus();
 }
@@ -45,7 +50,7 @@ function link(href, text) {
 function sectionItem(work, section) {
   const item = element("li", "catalog-section");
   const name = section.heading ? `${section.title} · ${section.heading}` : section.title;
-  const size = ` (${section.passages.toLocaleString()})`;
+  const size = ` (${formatNumber(section.passages)})`;
   if (section.number === null) {
     item.append(element("bdi", "", name), size);
   } else {
@@ -53,13 +58,13 @@ function sectionItem(work, section) {
     const button = element("button", "section-filter", "");
     button.type = "button";
     button.append(element("bdi", "", name), size);
-    button.title = "Search only this section";
+    button.title = t("catalog.search_section");
     button.addEventListener("click", () => setScope(
       { document_ids: [work.document_id], section: section.number, ...(part ? { part } : {}) },
-      `${work.work} › ${part ? `${part} › ` : ""}${section.title}`));
+      [work.work, part, section.title]));
     item.appendChild(button);
   }
-  if (section.link) item.append(" ", link(section.link, "lesson page"));
+  if (section.link) item.append(" ", link(section.link, t("passage.lesson_page")));
   return item;
 }
 
@@ -67,17 +72,17 @@ function workEntry(work) {
   const entry = element("details", "catalog-work");
   const summary = element("summary");
   summary.append(element("bdi", "catalog-title", work.work));
-  const about = [work.author, work.language, count(work.passages, "passage")].filter(Boolean).join(" · ");
+  const about = [work.author, work.language, count(work.passages, "passages")].filter(Boolean).join(" · ");
   summary.append(element("span", "panel-note", ` ${about}`));
   entry.appendChild(summary);
-  const whole = element("button", "secondary work-filter", "Search this work");
+  const whole = element("button", "secondary work-filter", t("catalog.search_work"));
   whole.type = "button";
-  whole.addEventListener("click", () => setScope({ document_ids: [work.document_id] }, work.work));
+  whole.addEventListener("click", () => setScope({ document_ids: [work.document_id] }, [work.work]));
   entry.appendChild(whole);
-  if (work.link) entry.append(" ", link(work.link, work.course ? "course page" : "page"));
+  if (work.link) entry.append(" ", link(work.link, t(work.course ? "catalog.course_page" : "catalog.page")));
   const parts = new Map();  // the sections of each part ("" for a work without parts), in document order
   for (const section of work.sections) {
-    const key = section.within.join(" › ");
+    const key = section.within.join("\u0000");
     if (!parts.has(key)) parts.set(key, []);
     parts.get(key).push(section);
   }
@@ -87,7 +92,7 @@ function workEntry(work) {
     if (!part) { entry.appendChild(list); continue; }
     const group = element("details", "catalog-part");
     const title = element("summary");
-    title.append(element("bdi", "", part), ` (${sections.length.toLocaleString()})`);
+    title.append(pathElement(part.split("\u0000")), ` (${formatNumber(sections.length)})`);
     group.append(title, list);
     entry.appendChild(group);
   }
@@ -101,9 +106,9 @@ function drawCatalog() {
   tree.textContent = "";
   for (const work of matching.slice(0, SHOWN)) tree.appendChild(workEntry(work));
   if (matching.length > SHOWN) {
-    tree.appendChild(element("p", "status", `Showing ${SHOWN} of ${matching.length.toLocaleString()} works; type in Find to narrow.`));
+    tree.appendChild(element("p", "status", t("catalog.showing", { shown: SHOWN, total: matching.length })));
   }
-  if (!matching.length) tree.textContent = works.length ? "No work matches." : "The library is empty.";
+  if (!matching.length) tree.textContent = t(works.length ? "catalog.no_match" : "catalog.empty");
 }
 
 async function refreshCatalog() {

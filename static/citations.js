@@ -2,11 +2,11 @@
 // and marks the sentence or quote the claim rests on (the citation's spans, character offsets into the passage).
 // A citation the server could not verify is marked as such. Everything from the server is set as text;
 // marks are made by splitting text nodes with a Range, never by writing HTML.
+import { t } from "./i18n.js";
 import { renderPassageText, textDirection } from "./markdown.js";
 import { revealSources } from "./sources.js";
 
 const popover = document.getElementById("cite-popover");
-const UNSUPPORTED = "not supported by this passage";
 const EXCERPT_CONTEXT = 160;  // characters shown around the cited span in the popover
 
 // How a passage is named: its Hebrew reference in a right-to-left card when there is one, else its reference or title.
@@ -17,32 +17,30 @@ export function passageLabel(passage, rightToLeft = false) {
 // What is known of a passage's standing, in words: "Ashkenazi · Acharonim · authority 1.0"; "" when nothing is.
 export function passageStanding(passage) {
   const weight = passage.authority_weight;
-  const authority = typeof weight === "number" && weight > 0 ? `authority ${weight.toFixed(1)}` : null;
+  const authority = typeof weight === "number" && weight > 0 ? t("passage.authority", { weight: weight.toFixed(1) }) : null;
   return [passage.community, passage.era, authority, relationWords(passage.relation)].filter(Boolean).join(" · ");
 }
 
-// How a passage relates to another in the evidence, in words: "argues with …", "overridden by the custom of …".
-const RELATION_WORDS = {
-  argues_with: ["argues with", "argued with by"], minhag_override: ["a custom overriding", "overridden by the custom of"],
-  supports: ["supports", "supported by"], quotes: ["quotes", "quoted by"], based_on: ["based on", "the basis of"],
-  supersedes: ["supersedes", "superseded by"], contextualizes: ["qualifies", "qualified by"],
-};
+// How a passage relates to another in the evidence, in words: "argues with …", "overridden by the custom of …"
+// (the keys "relation.<kind>.to" and "relation.<kind>.from").
+const RELATIONS = ["argues_with", "minhag_override", "supports", "quotes", "based_on", "supersedes", "contextualizes"];
 
 export function relationWords(relation) {
-  if (!relation || !RELATION_WORDS[relation.kind]) return null;
-  return `${RELATION_WORDS[relation.kind][relation.direction === "from" ? 1 : 0]} ${relation.passage}`;
+  if (!relation || !RELATIONS.includes(relation.kind)) return null;
+  const key = `relation.${relation.kind}.${relation.direction === "from" ? "from" : "to"}`;
+  return t(key, { passage: relation.passage });
 }
 
 // Whether a citation held, and the words that say what was checked.
 export function citationCheck(citation) {
-  if (!citation) return { ok: false, note: "not checked against its passage" };
-  if (citation.valid === false) return { ok: false, note: "names no passage that was given" };
-  if (citation.verified === false) return { ok: false, note: UNSUPPORTED };
-  if (citation.quote_verified === false) return { ok: false, note: `${UNSUPPORTED}: the quote is not in it` };
+  if (!citation) return { ok: false, note: t("check.unchecked") };
+  if (citation.valid === false) return { ok: false, note: t("check.no_passage") };
+  if (citation.verified === false) return { ok: false, note: t("check.unsupported") };
+  if (citation.quote_verified === false) return { ok: false, note: t("check.quote_missing") };
   const checks = [];
-  if (typeof citation.support === "number") checks.push(`supported (similarity ${citation.support.toFixed(2)})`);
-  if (citation.quote_verified) checks.push("quote found verbatim");
-  return { ok: true, note: checks.join(" · ") || "cited" };
+  if (typeof citation.support === "number") checks.push(t("check.supported", { similarity: citation.support.toFixed(2) }));
+  if (citation.quote_verified) checks.push(t("check.verbatim"));
+  return { ok: true, note: checks.join(" · ") || t("check.cited") };
 }
 
 // Python counts characters by code point, JavaScript strings by UTF-16 unit: convert an offset.
@@ -169,11 +167,12 @@ export function citationLink(turn, n) {
   }
   if (!passage) {
     link.classList.add("unverified");
-    link.title = "names no passage that was given";
+    link.title = t("check.no_passage");
     return link;
   }
   link.href = `#${turn.element.id}-p${n}`;
-  link.setAttribute("aria-label", `passage ${n}, ${passageLabel(passage)}${check.ok ? "" : `, ${check.note}`}`);
+  const label = t("cite.label", { n, label: passageLabel(passage) });
+  link.setAttribute("aria-label", check.ok ? label : `${label}, ${check.note}`);
   link.addEventListener("mouseenter", () => showPopover(link, passage, citation));
   link.addEventListener("focus", () => showPopover(link, passage, citation));
   link.addEventListener("mouseleave", () => hidePopover(link));

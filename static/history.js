@@ -2,6 +2,8 @@
 // GET /api/history/<id>; and the feedback buttons under every answer (POST /api/history/<id>/feedback).
 // Server strings are set as text. Does not: render an answer (app.js is given the entry to show).
 import { readJson, request, sendJson } from "./api.js";
+import { formatDate, t } from "./i18n.js";
+import { count } from "./wording.js";
 
 const list = document.getElementById("history-list");
 const search = document.getElementById("history-search");
@@ -18,7 +20,7 @@ let summary = "";  // what the list shows, said again after an entry is opened
 function when(value) {
   if (value === undefined || value === null) return "";
   const date = typeof value === "number" ? new Date(value < 1e12 ? value * 1000 : value) : new Date(value);
-  return Number.isNaN(date.getTime()) ? String(value) : date.toLocaleString();
+  return Number.isNaN(date.getTime()) ? String(value) : formatDate(date);
 }
 
 function reviewStatus(entry) {
@@ -37,10 +39,13 @@ function entryItem(entry) {
   question.textContent = entry.question;
   const details = document.createElement("span");
   details.className = "history-details";
+  const review = document.createElement("span");  // with its separator, so that the reader's view hides both
+  review.className = `history-review history-review-${reviewStatus(entry)}`;
   const status = document.createElement("span");
   status.className = `review review-${reviewStatus(entry)}`;
-  status.textContent = reviewStatus(entry);
-  details.append(`${when(entry.created_at ?? entry.at ?? entry.time)} · ${entry.generator || "?"} · `, status);
+  status.textContent = t(`review.${reviewStatus(entry)}`);
+  review.append(" · ", status);
+  details.append(`${when(entry.created_at ?? entry.at ?? entry.time)} · ${entry.generator || "?"}`, review);
   open.append(question, details);
   open.addEventListener("click", () => openEntry(entry.id));
   item.appendChild(open);
@@ -56,24 +61,24 @@ export async function refreshHistory() {
   try {
     response = await request(`/api/history?limit=${PAGE}&q=${query}${status ? `&status=${status}` : ""}`);
   } catch (err) {
-    statusLine.textContent = "History cannot be reached.";
+    statusLine.textContent = t("history.unreachable");
     return;
   }
   const data = await readJson(response);
   if (asked !== latestRequest) return;
   if (!response.ok) {
-    statusLine.textContent = response.status === 404 ? "History is not available on this server." : data.error;
+    statusLine.textContent = response.status === 404 ? t("history.unavailable") : data.error;
     return;
   }
   list.textContent = "";
   for (const entry of data.items || []) list.appendChild(entryItem(entry));
   const shown = (data.items || []).length;
-  summary = statusLine.textContent = !shown ? (query || status ? "Nothing matches." : "No questions yet.")
-    : data.total > shown ? `${shown} of ${data.total.toLocaleString()} shown` : `${shown} answer${shown === 1 ? "" : "s"}`;
+  summary = statusLine.textContent = !shown ? t(query || status ? "history.nothing_matches" : "history.empty")
+    : data.total > shown ? t("history.shown", { shown, total: data.total }) : count(shown, "answers");
 }
 
 async function openEntry(id) {
-  statusLine.textContent = "Opening…";
+  statusLine.textContent = t("history.opening");
   const response = await request(`/api/history/${encodeURIComponent(id)}`);
   const data = await readJson(response);
   if (!response.ok) {
@@ -109,18 +114,18 @@ export function feedbackRow(id, given = null) {
   const row = document.createElement("div");
   row.className = "feedback";
   const label = document.createElement("span");
-  label.textContent = "Was this answer right?";
+  label.textContent = t("feedback.question");
   const comment = document.createElement("input");
   comment.type = "text";
   comment.className = "feedback-comment";
   comment.dir = "auto";
   comment.maxLength = 2000;
-  comment.placeholder = "Comment (optional)";
-  comment.setAttribute("aria-label", "Comment on this answer (optional)");
+  comment.placeholder = t("feedback.comment_placeholder");
+  comment.setAttribute("aria-label", t("feedback.comment_label"));
   const send = document.createElement("button");
   send.type = "button";
   send.className = "secondary send-comment";
-  send.textContent = "Send comment";
+  send.textContent = t("feedback.send");
   send.hidden = true;
   const confirmation = document.createElement("span");
   confirmation.className = "feedback-status";
@@ -140,18 +145,18 @@ export function feedbackRow(id, given = null) {
 
   async function saveRating(rating) {
     if (rating === saved.rating && comment.value.trim() === saved.comment && saved.entry !== null) {
-      say("Your feedback is saved already.");
+      say(t("feedback.already"));
       return;
     }
     const body = { rating };
     if (comment.value.trim()) body.comment = comment.value.trim();
     if (saved.entry !== null) body.entry = saved.entry;
-    say("Sending…");
+    say(t("feedback.sending"));
     let response;
     try {
       response = await sendJson(`/api/history/${encodeURIComponent(id)}/feedback`, "POST", body);
     } catch (err) {
-      say("The server cannot be reached; try again.", true);
+      say(t("common.unreachable"), true);
       return;
     }
     const data = await readJson(response);
@@ -162,10 +167,10 @@ export function feedbackRow(id, given = null) {
     if (!response.ok) { say(data.error, true); return; }
     Object.assign(saved, { entry: data.entry, rating, comment: body.comment || "" });
     pressed();
-    say(`Thank you: feedback saved (${rating === "up" ? "good" : "poor"} answer${body.comment ? ", with your comment" : ""}).`);
+    say(t(`feedback.saved.${rating}${body.comment ? "_comment" : ""}`));
   }
 
-  const buttons = [["up", "Yes, a good answer"], ["down", "No, a wrong or poor answer"]].map(([rating, text]) => {
+  const buttons = [["up", t("feedback.rate.up")], ["down", t("feedback.rate.down")]].map(([rating, text]) => {
     const button = document.createElement("button");
     button.type = "button";
     button.className = `rate rate-${rating}`;
@@ -185,7 +190,7 @@ export function feedbackRow(id, given = null) {
   function sendComment(explicit) {
     if (comment.value.trim() === saved.comment) return;
     if (saved.rating !== null) rate(saved.rating);
-    else if (explicit) say("Choose a thumb, up or down: your comment is sent with it.", true);
+    else if (explicit) say(t("feedback.choose_thumb"), true);
   }
   comment.addEventListener("input", () => { send.hidden = comment.value.trim() === saved.comment; });
   comment.addEventListener("change", () => sendComment(false));
@@ -194,7 +199,7 @@ export function feedbackRow(id, given = null) {
   });
   send.addEventListener("click", () => sendComment(true));
   pressed();
-  if (given) say(`Your feedback: ${given.rating === "up" ? "good" : "poor"} answer${given.comment ? ", with your comment" : ""}.`);
+  if (given) say(t(`feedback.given.${given.rating === "up" ? "up" : "down"}${given.comment ? "_comment" : ""}`));
   row.append(label, ...buttons, comment, send, confirmation);
   return row;
 }

@@ -2,9 +2,11 @@
 // The reader's own books come first (the server orders them); the built-in library's documents are marked as
 // such and, being read-only unless the server says otherwise, have no Remove button.
 // As in app.js, every string from the server is inserted as text, never as HTML. Remove and Re-index are shown
-// only to readers whose role may (account.js); the upload form is hidden from the others.
+// only to readers whose role may (account.js), and on the page only in the reviewer's view (view.js); the upload
+// form is hidden from readers who may not upload.
 import { may } from "./account.js";
 import { changeHeaders, readJson, request } from "./api.js";
+import { DAY, formatDate, formatNumber, t } from "./i18n.js";
 import { count } from "./wording.js";
 
 const panel = document.getElementById("library-panel");
@@ -16,8 +18,7 @@ const statsLine = document.getElementById("library-stats");
 const docTable = document.querySelector("#documents tbody");
 const docSearch = document.getElementById("doc-search");
 const moreLine = document.getElementById("documents-more");
-const STAGES = { queued: "waiting", parsing: "reading the file", chunking: "finding its structure",
-                 embedding: "embedding passages", indexing: "adding to the indexes" };
+const STAGES = ["queued", "parsing", "chunking", "embedding", "indexing"];  // an ingest job's, each with its words
 
 function say(text, isError = false) {
   uploadStatus.textContent = text;
@@ -32,13 +33,13 @@ async function refreshDocuments() {
     request("/api/stats").then(readJson),
   ]);
   if (stats.documents !== undefined) {
-    statsLine.textContent = `· ${count(stats.documents, "document")} · ${count(stats.chunks, "passage")}`;
+    statsLine.textContent = `· ${count(stats.documents, "documents")} · ${count(stats.chunks, "passages")}`;
   }
   if (!docs.documents) return;
   docTable.textContent = "";
   for (const doc of docs.documents) docTable.appendChild(documentRow(doc));
   moreLine.textContent = docs.total > docs.documents.length
-    ? `Showing ${docs.documents.length} of ${docs.total.toLocaleString()}; search to narrow.` : "";
+    ? t("library.more", { shown: docs.documents.length, total: docs.total }) : "";
 }
 
 function documentRow(doc) {
@@ -49,30 +50,29 @@ function documentRow(doc) {
   title.appendChild(bdi);
   title.title = doc.filename || doc.id;
   row.appendChild(title);
-  for (const value of [doc.format, doc.language || "", doc.chunk_count.toLocaleString(), added(doc.created_at)]) {
+  for (const value of [doc.format, doc.language || "", formatNumber(doc.chunk_count), added(doc.created_at)]) {
     const cell = document.createElement("td");
     cell.textContent = value;
     row.appendChild(cell);
   }
   row.lastChild.className = "added";
   const actions = document.createElement("td");
-  if (doc.filename && may("reindex")) actions.appendChild(button("Re-index", "reindex", () => reindex(doc)));
-  if (may("remove") && !doc.read_only) actions.appendChild(button("Remove", "remove", () => remove(doc)));
+  if (doc.filename && may("reindex")) actions.appendChild(button(t("library.reindex"), "reindex", () => reindex(doc)));
+  if (may("remove") && !doc.read_only) actions.appendChild(button(t("library.remove"), "remove", () => remove(doc)));
   if (doc.built_in) {
     const mark = document.createElement("span");
     mark.className = "built-in";
-    mark.textContent = "built-in";
-    mark.title = doc.read_only ? "Part of the built-in library, which is read-only (BUILTIN_REMOVABLE=1 lets it be removed)."
-      : "Part of the built-in library.";
+    mark.textContent = t("library.built_in");
+    mark.title = t(doc.read_only ? "library.built_in_read_only" : "library.built_in_note");
     actions.appendChild(mark);
   }
   row.appendChild(actions);
   return row;
 }
 
-// The day a document was added, as the reader's locale writes dates.
+// The day a document was added, as the page's language writes dates.
 function added(seconds) {
-  return seconds ? new Date(seconds * 1000).toLocaleDateString() : "";
+  return seconds ? formatDate(seconds, DAY) : "";
 }
 
 // A button of the page's own (type=button) that calls onClick; providers.js uses it too.
@@ -86,10 +86,11 @@ export function button(label, className, onClick) {
 }
 
 async function remove(doc) {
-  if (!window.confirm(`Remove “${doc.title}” and its ${count(doc.chunk_count, "passage")} from the library?`)) return;
+  if (!window.confirm(t("library.confirm_remove", { title: doc.title, passages: count(doc.chunk_count, "passages") }))) return;
   const response = await request(`/api/documents/${encodeURIComponent(doc.id)}`, { method: "DELETE" });
   const data = await readJson(response);
-  say(response.ok ? `Removed “${doc.title}” (${count(data.chunks_removed, "passage")}).` : data.error, !response.ok);
+  const removed = () => t("library.removed", { title: doc.title, passages: count(data.chunks_removed, "passages") });
+  say(response.ok ? removed() : data.error, !response.ok);
   refreshDocuments();
 }
 
@@ -97,7 +98,7 @@ async function reindex(doc) {
   const response = await request(`/api/documents/${encodeURIComponent(doc.id)}/reindex`, { method: "POST" });
   const data = await readJson(response);
   if (!response.ok) { say(data.error, true); return; }
-  followJob(data, `Re-indexing “${doc.title}”`);
+  followJob(data, t("library.reindexing", { title: doc.title }));
 }
 
 // Upload with XMLHttpRequest: fetch cannot report upload progress.
@@ -111,11 +112,11 @@ function upload(formData) {
     };
     xhr.onload = () => {
       let data;
-      try { data = JSON.parse(xhr.responseText); } catch (err) { data = { error: `The server answered ${xhr.status}.` }; }
+      try { data = JSON.parse(xhr.responseText); } catch (err) { data = { error: t("common.server_answered", { status: xhr.status }) }; }
       if (xhr.status === 401) document.dispatchEvent(new Event("signed-out"));  // as api.js's request does
       resolve({ ok: xhr.status === 202, data });
     };
-    xhr.onerror = () => resolve({ ok: false, data: { error: "The server cannot be reached." } });
+    xhr.onerror = () => resolve({ ok: false, data: { error: t("common.unreachable") } });
     xhr.send(formData);
   });
 }
@@ -127,12 +128,13 @@ async function followJob(job, label) {
     progressBar.value = 50 + half;
     if (job.status === "done") {
       progressBar.value = 100;
-      const what = job.stage === "unchanged" ? "unchanged, nothing to do" : `${count(job.total, "passage")} indexed`;
-      say(`${label}: ${what}.${job.warnings.length ? " " + job.warnings.join(" ") : ""}`);
+      const what = job.stage === "unchanged" ? t("library.unchanged") : t("library.indexed", { passages: count(job.total, "passages") });
+      say(`${t("library.job", { label, state: what })}${job.warnings.length ? " " + job.warnings.join(" ") : ""}`);
       break;
     }
-    if (job.status === "failed") { say(`${label}: ${job.error}`, true); break; }
-    say(`${label}: ${STAGES[job.stage] || job.stage}${job.total ? ` (${job.done}/${job.total})` : ""}…`);
+    if (job.status === "failed") { say(t("library.job_failed", { label, error: job.error }), true); break; }
+    const stage = STAGES.includes(job.stage) ? t(`stage.${job.stage}`) : job.stage;
+    say(t(job.total ? "library.job_progress" : "library.job_stage", { label, stage, done: job.done, total: job.total }));
     await new Promise((r) => setTimeout(r, 700));
     const response = await request(job.url);
     job = await readJson(response);
@@ -147,11 +149,11 @@ uploadForm.addEventListener("submit", async (event) => {
   const formData = new FormData(uploadForm);
   for (const [key, value] of [...formData.entries()]) if (value === "") formData.delete(key);
   const file = formData.get("file");
-  if (!file || !file.name) { say("Choose a file first.", true); return; }
+  if (!file || !file.name) { say(t("library.choose_file"), true); return; }
   uploadButton.disabled = true;
   progressBar.hidden = false;
   progressBar.value = 0;
-  say(`Uploading ${file.name}…`);
+  say(t("library.uploading", { name: file.name }));
   const { ok, data } = await upload(formData);
   if (!ok) { say(data.error, true); uploadButton.disabled = false; progressBar.hidden = true; return; }
   uploadForm.reset();

@@ -5,6 +5,8 @@
 // from the sanitized fragment and from createElement; no server string reaches innerHTML here. A link that
 // leaves this server is shown as text with its destination (unlinkOutside), never as a link.
 // Does not: decide what a citation means (citations.js) or fetch anything.
+import { t } from "./i18n.js";
+
 const ALLOWED_TAGS = ["p", "br", "strong", "em", "del", "code", "pre", "blockquote", "ul", "ol", "li", "h1", "h2",
   "h3", "h4", "h5", "h6", "hr", "a", "img", "table", "thead", "tbody", "tr", "th", "td"];
 const ALLOWED_ATTR = ["href", "src", "alt", "title", "align", "start"];
@@ -71,7 +73,7 @@ export function unlinkOutside(root) {
     const shown = document.createElement("span");
     shown.className = "outside-link";
     shown.textContent = link.textContent.trim() === href ? href : `${link.textContent} (${href})`;
-    shown.title = "A link written in a source document, shown as text: Evidenz does not follow or vouch for it.";
+    shown.title = t("markdown.outside_link");
     link.replaceWith(shown);
   }
 }

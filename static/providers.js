@@ -6,6 +6,7 @@
 // the server refuses everyone else anyway. After a change the settings panel's writers are read again.
 // Server strings are set as text.
 import { readJson, request, sendJson } from "./api.js";
+import { t } from "./i18n.js";
 import { applyHealth } from "./settings.js";
 import { button } from "./library.js";
 
@@ -13,7 +14,7 @@ const panel = document.getElementById("providers-panel");
 const statusLine = document.getElementById("providers-status");
 const table = document.querySelector("#providers tbody");
 const summary = document.getElementById("providers-summary");
-const FROM = { table: "set here", environment: "from the server's environment" };
+const FROM = ["table", "environment"];  // where a key or model comes from, each with its words
 
 function say(text, isError = false) {
   statusLine.textContent = text;
@@ -27,9 +28,9 @@ function cell(...children) {
 }
 
 function keyState(provider) {
-  if (!provider.key_set) return "no key";
-  const end = provider.key_last4 ? ` …${provider.key_last4}` : "";
-  return `key${end}, ${FROM[provider.key_from] || "set"}`;
+  if (!provider.key_set) return t("providers.no_key");
+  const from = t(FROM.includes(provider.key_from) ? `providers.from.${provider.key_from}` : "providers.set");
+  return provider.key_last4 ? t("providers.key_last4", { last4: provider.key_last4, from }) : t("providers.key", { from });
 }
 
 function providerRow(provider) {
@@ -37,7 +38,7 @@ function providerRow(provider) {
   row.dataset.provider = provider.name;
   const state = document.createElement("span");
   state.className = "provider-state";
-  state.textContent = provider.answers ? "answers" : `lacks ${provider.lacking}`;
+  state.textContent = provider.answers ? t("providers.answers") : t("providers.lacks", { what: provider.lacking });
   const name = document.createElement("strong");
   name.textContent = provider.label;
   row.appendChild(cell(name, document.createElement("br"), state));
@@ -47,8 +48,8 @@ function providerRow(provider) {
   key.className = "provider-key";
   key.autocomplete = "new-password";
   key.maxLength = 512;
-  key.placeholder = provider.key_set ? "a new key replaces it" : "paste the API key";
-  key.setAttribute("aria-label", `New API key for ${provider.label}`);
+  key.placeholder = t(provider.key_set ? "providers.key_replaces" : "providers.key_paste");
+  key.setAttribute("aria-label", t("providers.key_label", { provider: provider.label }));
   const keyNote = document.createElement("span");
   keyNote.className = "provider-key-state";
   keyNote.textContent = keyState(provider);
@@ -59,12 +60,12 @@ function providerRow(provider) {
   model.maxLength = 100;
   model.spellcheck = false;
   model.value = provider.model_from === "table" ? provider.model : "";
-  model.placeholder = provider.environment_model || "the model's name";
-  model.setAttribute("aria-label", `Default model for ${provider.label}`);
+  model.placeholder = provider.environment_model || t("providers.model_placeholder");
+  model.setAttribute("aria-label", t("providers.model_label", { provider: provider.label }));
   row.appendChild(cell(model));
 
-  const save = button("Save", "provider-save", () => saveProvider(provider, key, model));
-  const clear = button("Clear", "secondary provider-clear", () => clearProvider(provider));
+  const save = button(t("providers.save"), "provider-save", () => saveProvider(provider, key, model));
+  const clear = button(t("providers.clear"), "secondary provider-clear", () => clearProvider(provider));
   clear.disabled = provider.key_from !== "table" && provider.model_from !== "table";
   row.appendChild(cell(save, clear));
   return row;
@@ -74,7 +75,7 @@ function show(providers) {
   table.textContent = "";
   for (const provider of providers) table.appendChild(providerRow(provider));
   const answering = providers.filter((provider) => provider.answers).map((provider) => provider.name);
-  summary.textContent = `· ${answering.length ? answering.join(", ") : "none"} answering`;
+  summary.textContent = `· ${t("providers.answering", { list: answering.length ? answering.join(", ") : t("providers.none") })}`;
 }
 
 // Read the settings panel's writers again, so a provider just given a key can be chosen.
@@ -101,13 +102,13 @@ async function refreshProviders(clearStatus = true) {
 
 // Send a change to a provider, then show the list and the writers again; whether the server took it.
 async function send(provider, method, body, done) {
-  say("Saving…");
+  say(t("common.saving"));
   let response;
   try {
     response = method === "DELETE" ? await request(`/api/admin/providers/${provider.name}`, { method })
       : await sendJson(`/api/admin/providers/${provider.name}`, method, body);
   } catch (err) {
-    say("The server cannot be reached; try again.", true);
+    say(t("common.unreachable"), true);
     return false;
   }
   const data = await readJson(response);
@@ -127,20 +128,20 @@ async function saveProvider(provider, keyInput, modelInput) {
   const model = modelInput.value.trim();
   if (model !== (provider.model_from === "table" ? provider.model : "")) body.model = model || null;
   if (!Object.keys(body).length) {
-    say(`Nothing to save for ${provider.label}: type a key or a model.`, true);
+    say(t("providers.nothing_to_save", { provider: provider.label }), true);
     return;
   }
   const saved = await send(provider, "PUT", body, (now) => {
-    const what = "api_key" in body ? `key saved (${keyState(now)})` : "model saved";
-    return `${now.label}: ${what}; it answers with ${now.model || "no model"}.`;
+    const what = "api_key" in body ? t("providers.key_saved", { state: keyState(now) }) : t("providers.model_saved");
+    return t("providers.saved", { provider: now.label, what, model: now.model || t("providers.no_model") });
   });
   if (saved) keyInput.value = "";  // the key lives in the server's database only
 }
 
 function clearProvider(provider) {
   return send(provider, "DELETE", null, (now) => {
-    const left = now.key_set ? "the environment's key stands" : "it has no key";
-    return `${now.label}: the key and model set here are cleared; ${left}.`;
+    const left = t(now.key_set ? "providers.environment_key_stands" : "providers.no_key_left");
+    return t("providers.cleared", { provider: now.label, left });
   });
 }
 

@@ -1,21 +1,22 @@
 // Reviews of answers: the note an answer's review leaves (approved, rejected, or corrected with the text it should
 // read), and a reviewer's controls under every answer (POST /api/history/<id>/review). The controls are shown only
-// to readers whose role may review (posek, reviewer, admin); the server refuses everyone else anyway.
+// to readers whose role may review (posek, reviewer, admin), in the reviewer's view (view.js); the server refuses
+// everyone else anyway.
 // Server strings are set as text.
 import { may } from "./account.js";
 import { readJson, sendJson } from "./api.js";
 import { refreshHistory } from "./history.js";
+import { t } from "./i18n.js";
 
-const REVIEWS = { approved: "Approved by a reviewer.", rejected: "Rejected by a reviewer.",
-                  corrected: "Corrected by a reviewer. The corrected answer:" };
-const CHOICES = [["unreviewed", "Not reviewed"], ["approved", "Approved"], ["corrected", "Corrected"],
-                 ["rejected", "Rejected"]];
+const REVIEWED = ["approved", "rejected", "corrected"];  // each with its note, "review.note.<status>"
+const CHOICES = ["unreviewed", "approved", "corrected", "rejected"];  // each with its label, "review.choice.<status>"
 
 // Show an answer's review in note (its .review-note element): {review_status, corrected_text}.
 export function showReview(note, review) {
-  note.textContent = REVIEWS[review.review_status] || "";
+  const reviewed = REVIEWED.includes(review.review_status);
+  note.textContent = reviewed ? t(`review.note.${review.review_status}`) : "";
   note.className = "review-note";
-  note.hidden = !REVIEWS[review.review_status];
+  note.hidden = !reviewed;
   if (note.hidden) return;
   if (review.corrected_text) {
     const corrected = document.createElement("span");
@@ -36,21 +37,21 @@ export function reviewControls(id, note, answerText = "", review = {}) {
   form.className = "review-controls";
   const status = document.createElement("select");
   status.className = "review-status";
-  status.setAttribute("aria-label", "Review of this answer");
-  for (const [value, label] of CHOICES) status.appendChild(new Option(label, value));
+  status.setAttribute("aria-label", t("review.label"));
+  for (const value of CHOICES) status.appendChild(new Option(t(`review.choice.${value}`), value));
   const text = document.createElement("textarea");
   text.className = "review-text";
   text.dir = "auto";
   text.rows = 3;
   text.maxLength = 20000;
   text.value = review.corrected_text || answerText;
-  text.setAttribute("aria-label", "The answer as it should read");
-  status.value = CHOICES.some(([value]) => value === review.review_status) ? review.review_status : "unreviewed";
+  text.setAttribute("aria-label", t("review.text_label"));
+  status.value = CHOICES.includes(review.review_status) ? review.review_status : "unreviewed";
   text.hidden = status.value !== "corrected";
   const save = document.createElement("button");
   save.type = "submit";
   save.className = "secondary";
-  save.textContent = "Save review";
+  save.textContent = t("review.save");
   const confirmation = document.createElement("span");
   confirmation.className = "review-saved";
   confirmation.setAttribute("role", "status");
@@ -60,25 +61,25 @@ export function reviewControls(id, note, answerText = "", review = {}) {
     event.preventDefault();
     const body = { status: status.value };
     if (status.value === "corrected") body.corrected_text = text.value;
-    confirmation.textContent = "Saving…";
+    confirmation.textContent = t("common.saving");
     let response;
     try {
       response = await sendJson(`/api/history/${encodeURIComponent(id)}/review`, "POST", body);
     } catch (err) {
       response = null;
     }
-    const data = response ? await readJson(response) : { error: "The server cannot be reached; try again." };
+    const data = response ? await readJson(response) : { error: t("common.unreachable") };
     confirmation.classList.toggle("error", !response || !response.ok);
     if (!response || !response.ok) {
       confirmation.textContent = data.error;
       return;
     }
     showReview(note, data);
-    confirmation.textContent = `Review saved: ${data.review_status}.`;
+    confirmation.textContent = t("review.saved", { status: t(`review.${data.review_status}`) });
     refreshHistory();
   });
   const label = document.createElement("span");
-  label.textContent = "Reviewer's verdict:";
+  label.textContent = t("review.verdict");
   form.append(label, status, save, confirmation, text);
   return form;
 }

@@ -2,11 +2,12 @@
 // box (practical, deep research, posek view), kept in localStorage and sent with every question. The choices
 // come from /api/health ("providers", "languages"); an answer language left to "auto" is the profile's when it
 // names one (account.js calls setProfileLanguage).
+// A language is named in its own words and, when they differ, in the page's: "עברית (Hebrew)" (Intl.DisplayNames).
 // Does not: check the values beyond the form's own limits; the server validates and says what is wrong.
+import { pageLanguage, t } from "./i18n.js";
+
 const KEY = "evidenz.settings";
 const FALLBACK_LANGUAGES = ["en", "he"];
-const LANGUAGE_NAMES = { en: "English", he: "עברית (Hebrew)", arc: "Aramaic", yi: "Yiddish", de: "Deutsch",
-                         fr: "Français", es: "Español", ru: "Русский", ar: "العربية (Arabic)" };
 const form = document.getElementById("settings");
 const providerSelect = document.getElementById("setting-provider");
 const modelInput = document.getElementById("setting-model");
@@ -16,6 +17,21 @@ const summary = document.getElementById("settings-summary");
 const modeSelect = document.getElementById("mode");
 const MODES = ["practical", "deep", "posek"];
 let profileLanguage = null;
+
+// A language's name: "עברית (Hebrew)" on an English page, "English (אנגלית)" on a Hebrew one; its code if unknown.
+export function languageName(code) {
+  const name = (language) => {
+    try {
+      return new Intl.DisplayNames([language], { type: "language", fallback: "none" }).of(code);
+    } catch (err) {
+      return undefined;  // not a language code Intl reads
+    }
+  };
+  const own = name(code);
+  const ours = name(pageLanguage);
+  if (!own) return ours || code;
+  return ours && ours !== own ? `${own} (${ours})` : own;
+}
 
 function saved() {
   try {
@@ -51,11 +67,12 @@ function current() {
 }
 
 function autoLabel() {
-  return profileLanguage ? `your profile's (${LANGUAGE_NAMES[profileLanguage] || profileLanguage})` : "same as the question";
+  return profileLanguage ? t("settings.auto_profile", { language: languageName(profileLanguage) }) : t("settings.auto");
 }
 
 function showSummary(value) {
-  const parts = [value.provider || "default writer", value.model, value.top_k ? `${value.top_k} sources` : "",
+  const parts = [value.provider || t("settings.default_writer"), value.model,
+                 value.top_k ? t("count.sources", { n: Number(value.top_k) }) : "",
                  value.language === "auto" ? profileLanguage : value.language].filter(Boolean);
   summary.textContent = `· ${parts.join(" · ")}`;
 }
@@ -71,18 +88,18 @@ export function applyHealth(health) {
   const providers = health.providers || {};
   const names = Array.isArray(providers) ? providers : Object.keys(providers);
   providerSelect.textContent = "";
-  providerSelect.appendChild(option("", `server default (${health.generator || "offline"})`));
+  providerSelect.appendChild(option("", t("settings.server_default", { generator: health.generator || "offline" })));
   for (const name of names) {
     const status = Array.isArray(providers) ? null : providers[name];
-    const circuit = status && status.circuit && status.circuit !== "closed" ? ` (circuit ${status.circuit})` : "";
-    const failed = status && status.last_call && !status.last_call.ok ? " (last call failed)" : "";
+    const circuit = status && status.circuit && status.circuit !== "closed" ? ` ${t("settings.circuit", { state: status.circuit })}` : "";
+    const failed = status && status.last_call && !status.last_call.ok ? ` ${t("settings.last_call_failed")}` : "";
     providerSelect.appendChild(option(name, `${name}${circuit || failed}`));
   }
   providerSelect.value = names.includes(stored.provider) ? stored.provider : "";
   const languages = health.languages && health.languages.length ? health.languages : FALLBACK_LANGUAGES;
   languageSelect.textContent = "";
   languageSelect.appendChild(option("auto", autoLabel()));
-  for (const code of languages) languageSelect.appendChild(option(code, LANGUAGE_NAMES[code] || code));
+  for (const code of languages) languageSelect.appendChild(option(code, languageName(code)));
   languageSelect.value = languages.includes(stored.language) ? stored.language : "auto";
   modelInput.value = stored.model || "";
   topKInput.value = stored.top_k || "";

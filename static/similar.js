@@ -4,8 +4,9 @@
 // still ask something else. The text is plain: its [n] markers name the earlier answer's passages, not these.
 // Server strings are set as text; the look is the review note's (style.css).
 import { isShared } from "./account.js";
+import { DAY, formatDate, t } from "./i18n.js";
 
-const MARKS = { approved: "Approved", corrected: "Corrected" };
+const MARKS = ["approved", "corrected"];  // each with its word, "similar.mark.<status>"
 
 function element(tag, className, text) {
   const node = document.createElement(tag);
@@ -17,15 +18,16 @@ function element(tag, className, text) {
 function reviewedItem(item) {
   const section = element("section", `reviewed-answer review-note review-${item.review_status}`);
   section.dataset.id = item.id;
-  section.appendChild(element("h3", "reviewed-heading", "Reviewed answer to a similar question"));
+  section.appendChild(element("h3", "reviewed-heading", t("similar.heading")));
   const asked = element("p", "reviewed-question", "");
-  asked.append("Asked before: ", element("q", "", item.question));
+  asked.append(`${t("similar.asked_before")} `, element("q", "", item.question));
   asked.lastChild.dir = "auto";
   section.appendChild(asked);
   const mark = element("p", "reviewed-mark", "");
-  const date = new Date(item.reviewed_at * 1000).toLocaleDateString();
-  mark.append(element("span", `review review-${item.review_status}`, MARKS[item.review_status] || "Reviewed"),
-              ` by ${item.reviewer || (isShared() ? "a reviewer" : "the owner")}, ${date}`);
+  const date = formatDate(item.reviewed_at, DAY);
+  const word = t(MARKS.includes(item.review_status) ? `similar.mark.${item.review_status}` : "similar.mark.reviewed");
+  const reviewer = item.reviewer || t(isShared() ? "similar.a_reviewer" : "similar.the_owner");
+  mark.append(element("span", `review review-${item.review_status}`, word), ` ${t("similar.by", { reviewer, date })}`);
   section.appendChild(mark);
   const text = element("p", "reviewed-text corrected", item.answer);
   text.dir = "auto";
@@ -39,7 +41,7 @@ export function showReviewed(turnElement, reviewed) {
   if (old) old.remove();
   if (!reviewed || !reviewed.length) return;
   const aside = element("aside", "reviewed-answers");
-  aside.setAttribute("aria-label", "Reviewed answers to similar questions");
+  aside.setAttribute("aria-label", t("similar.label"));
   for (const item of reviewed) aside.appendChild(reviewedItem(item));
   turnElement.querySelector(".answer").after(aside);
 }

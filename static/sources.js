@@ -1,6 +1,8 @@
 // The show/hide-all-sources toggle: with sources hidden, every answer shows its text and citations alone, and a
 // click on a citation opens that answer's evidence again. The choice is kept in localStorage.
 // Does not: fetch or change any answer.
+import { t } from "./i18n.js";
+
 const KEY = "evidenz.sources-hidden";
 const toggle = document.getElementById("sources-toggle");
 const conversation = document.getElementById("conversation");
@@ -8,7 +10,7 @@ const conversation = document.getElementById("conversation");
 function show(hidden) {
   conversation.classList.toggle("sources-hidden", hidden);
   for (const turn of conversation.querySelectorAll(".turn.sources-shown")) turn.classList.remove("sources-shown");
-  toggle.textContent = hidden ? "Show all sources" : "Hide all sources";
+  toggle.textContent = t(hidden ? "sources.show" : "sources.hide");
   toggle.setAttribute("aria-pressed", String(hidden));
 }
 

@@ -2,6 +2,7 @@
 // (EventSource cannot POST), or POST /api/query where the stream endpoint does not exist (404).
 // Does not: render anything; it calls the handlers of the caller with each event's name and parsed data.
 import { request as send } from "./api.js";
+import { t } from "./i18n.js";
 
 const EVENT_END = /\r\n\r\n|\n\n|\r\r/;
 
@@ -51,7 +52,7 @@ async function errorOf(response) {
     const data = await response.json();
     if (data.error) return data.error;
   } catch (err) { /* not JSON: say the status */ }
-  return `The server answered ${response.status}.`;
+  return t("common.server_answered", { status: response.status });
 }
 
 // Ask body.question; onEvent gets meta, sources, delta, answer, done and error events in order. A server without

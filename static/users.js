@@ -3,6 +3,9 @@
 // to admins of a shared server (account.js hides it from the rest); the server refuses everyone else anyway.
 // Server strings are set as text.
 import { readJson, request, sendJson } from "./api.js";
+import { roleName } from "./account.js";
+import { t } from "./i18n.js";
+import { count } from "./wording.js";
 
 const panel = document.getElementById("users-panel");
 const form = document.getElementById("new-user");
@@ -28,11 +31,11 @@ function cell(content) {
 function roleChoice(user) {
   const select = document.createElement("select");
   select.className = "user-role";
-  select.setAttribute("aria-label", `Role of ${user.name}`);
-  for (const role of roles) select.appendChild(new Option(role, role));
+  select.setAttribute("aria-label", t("users.role_of", { name: user.name }));
+  for (const role of roles) select.appendChild(new Option(roleName(role), role));
   select.value = user.role;
   select.addEventListener("change", async () => {
-    const changed = await change(user, { role: select.value }, `${user.name} is now ${select.value}.`);
+    const changed = await change(user, { role: select.value }, t("users.now", { name: user.name, role: roleName(select.value) }));
     if (!changed) select.value = user.role;
   });
   return select;
@@ -42,9 +45,9 @@ function stateButton(user) {
   const button = document.createElement("button");
   button.type = "button";
   button.className = "secondary";
-  button.textContent = user.disabled ? "Enable" : "Disable";
+  button.textContent = t(user.disabled ? "users.enable" : "users.disable");
   button.addEventListener("click", () => change(user, { disabled: !user.disabled },
-    `${user.name} is ${user.disabled ? "enabled" : "disabled and signed out"}.`));
+    t(user.disabled ? "users.enabled" : "users.disabled", { name: user.name })));
   return button;
 }
 
@@ -58,9 +61,9 @@ function userRow(user) {
   row.appendChild(cell(roleChoice(user)));
   const tiers = cell(user.tiers.join(", "));
   tiers.className = "user-tiers";
-  if (user.tiers_from_role) tiers.title = "the role's tiers";
+  if (user.tiers_from_role) tiers.title = t("users.role_tiers");
   row.appendChild(tiers);
-  const state = cell(user.disabled ? "disabled " : "active ");
+  const state = cell(`${t(user.disabled ? "users.state.disabled" : "users.state.active")} `);
   state.appendChild(stateButton(user));
   row.appendChild(state);
   return row;
@@ -68,7 +71,7 @@ function userRow(user) {
 
 // Send changes to a user and redraw the list; whether the server took them.
 async function change(user, changes, done) {
-  say("Saving…");
+  say(t("common.saving"));
   const response = await sendJson(`/api/users/${user.id}`, "PATCH", changes);
   const data = await readJson(response);
   if (!response.ok) {
@@ -90,12 +93,12 @@ async function refreshUsers(clearStatus = true) {
   if (clearStatus) say("");
   roles = data.roles || [];
   if (!roleSelect.options.length) {
-    for (const role of roles) roleSelect.appendChild(new Option(role, role));
+    for (const role of roles) roleSelect.appendChild(new Option(roleName(role), role));
     roleSelect.value = roles.includes("learner") ? "learner" : roles[0];
   }
   table.textContent = "";
   for (const user of data.users || []) table.appendChild(userRow(user));
-  summary.textContent = `· ${data.users.length} user${data.users.length === 1 ? "" : "s"}`;
+  summary.textContent = `· ${count(data.users.length, "users")}`;
 }
 
 form.addEventListener("submit", async (event) => {
@@ -103,7 +106,7 @@ form.addEventListener("submit", async (event) => {
   const values = Object.fromEntries(new FormData(form));
   const body = { name: values.name.trim().toLowerCase(), password: values.password, role: values.role };
   createButton.disabled = true;
-  say(`Creating ${body.name}…`);
+  say(t("users.creating", { name: body.name }));
   try {
     const response = await sendJson("/api/users", "POST", body);
     const data = await readJson(response);
@@ -114,9 +117,9 @@ form.addEventListener("submit", async (event) => {
     form.reset();
     roleSelect.value = roles.includes("learner") ? "learner" : roles[0];
     await refreshUsers(false);
-    say(`Created ${data.user.name} (${data.user.role}); they sign in with the password you gave.`);
+    say(t("users.created", { name: data.user.name, role: roleName(data.user.role) }));
   } catch (err) {
-    say("The server cannot be reached; try again.", true);
+    say(t("common.unreachable"), true);
   } finally {
     createButton.disabled = false;
   }

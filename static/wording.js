@@ -1,14 +1,15 @@
 // Words that fit the library. The words of religious law ("Posek view", "siman", "poskim", the apocrypha tier) are
 // shown only where the library holds such a work (/api/health's religious_law); a Wikipedia library reads in
-// general words. Elements marked data-religious-law are shown only then; data-law / data-general (and
-// data-law-placeholder / data-general-placeholder) give an element's two wordings. And counts that agree with their
-// number: "1 passage", "2 passages".
-// Does not: decide what the library holds (the server does) or translate the page.
+// general words. Elements marked data-religious-law are shown only then; a key with ".law" and ".general" variants
+// (static/i18n/<language>.json) gives an element its two wordings, in every language the page speaks (i18n.js).
+// Does not: decide what the library holds (the server does) or choose the page's language.
+import { setWording, t } from "./i18n.js";
+
 let religiousLaw = false;
 
-// "1 passage", "1,234 passages": n with the word in its number (plural: when adding "s" is wrong).
-export function count(n, word, plural = `${word}s`) {
-  return `${Number(n).toLocaleString()} ${n === 1 ? word : plural}`;
+// "1 passage", "2 passages" in the page's language: noun is a key under "count." with plural forms.
+export function count(n, noun) {
+  return t(`count.${noun}`, { n: Number(n) });
 }
 
 // Whether the library holds a work of religious law, as the last health check said.
@@ -19,15 +20,10 @@ export function holdsReligiousLaw() {
 // Word the page for a library that holds (or does not hold) a work of religious law.
 export function applyWording(holds) {
   religiousLaw = Boolean(holds);
+  setWording(religiousLaw ? "law" : "general");
   for (const element of document.querySelectorAll("[data-religious-law]")) {
     element.hidden = !religiousLaw;
     if (element instanceof HTMLOptionElement) element.disabled = !religiousLaw;
-  }
-  for (const element of document.querySelectorAll("[data-law][data-general]")) {
-    element.textContent = religiousLaw ? element.dataset.law : element.dataset.general;
-  }
-  for (const element of document.querySelectorAll("[data-law-placeholder][data-general-placeholder]")) {
-    element.placeholder = religiousLaw ? element.dataset.lawPlaceholder : element.dataset.generalPlaceholder;
   }
   for (const select of document.querySelectorAll("select")) {  // a choice just hidden is no longer chosen
     const chosen = select.selectedOptions[0];

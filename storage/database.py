@@ -76,6 +76,7 @@ class SqliteSql:
     a JSON column holds text."""
 
     JSON_TEXT = "json_extract({column}, '$.{key}')"  # a key of a JSON column, as text
+    REF_COLUMN = "ref"  # a chunk's canonical reference
 
     @staticmethod
     def _json(value) -> str:

@@ -22,8 +22,8 @@ class Store(Protocol):
                 stored_path: str | None, options: dict) -> None:
         ...
 
-    def catalog_rows(self, reader=None) -> tuple[list[DocumentInfo], list[tuple[str, list[str]]]]:
-        """The documents reader sees (None: all), and the (doc_id, section path) of each of their passages in"""
+    def catalog_rows(self, reader=None) -> tuple[list[DocumentInfo], list[tuple[str, list[str], str | None]]]:
+        """The documents reader sees (None: all), and the (doc_id, section path, ref) of each of their passages in"""
 
     def document(self, doc_id: str) -> DocumentInfo | None:
         ...
@@ -56,8 +56,8 @@ class Store(Protocol):
     def queued_jobs(self, owner: int) -> int:
         """Jobs a user submitted that are waiting or running."""
 
-    def section_rows(self, doc_ids=None) -> list[tuple[int, list[str]]]:
-        """(rowid, section path) of every passage of the documents (None: all), for the section filter."""
+    def section_rows(self, doc_ids=None) -> list[tuple[int, list[str], str | None]]:
+        """(rowid, section path, ref) of every passage of the documents (None: all), for the section filter."""
 
     def languages(self) -> set[str]:
         """The languages the library's documents are written in: as recorded, else as their titles' letters say."""

@@ -67,14 +67,14 @@ class StoreQueries:
                           "ORDER BY chunk_count DESC, id LIMIT ?", (*args, limit))
         return [{"id": r[0], "title": r[1], "chunks": r[2]} for r in rows]
 
-    def catalog_rows(self, reader=None) -> tuple[list[DocumentInfo], list[tuple[str, list[str]]]]:
-        """The documents reader sees (None: all), and the (doc_id, section path) of each of their passages in
+    def catalog_rows(self, reader=None) -> tuple[list[DocumentInfo], list[tuple[str, list[str], str | None]]]:
+        """The documents reader sees (None: all), and the (doc_id, section path, ref) of each of their passages in
         document order: what search/catalog.py makes the catalog of."""
         visible, args = self.visible_clause(reader)
         docs = [document_of(r) for r in self._rows(f"{DOCUMENT_SELECT} WHERE {visible}", args)]
-        rows = self._rows(f"SELECT doc_id, section_path FROM chunks WHERE doc_id IN (SELECT id FROM documents "
-                          f"WHERE {visible}) ORDER BY doc_id, seq", args)
-        return docs, [(doc_id, from_json(path)) for doc_id, path in rows]
+        rows = self._rows(f"SELECT doc_id, section_path, {self.REF_COLUMN} FROM chunks WHERE doc_id IN "
+                          f"(SELECT id FROM documents WHERE {visible}) ORDER BY doc_id, seq", args)
+        return docs, [(doc_id, from_json(path), ref) for doc_id, path, ref in rows]
 
     def hidden_documents(self, reader) -> frozenset[str]:
         """Ids of the documents reader may not see (none for None or the personal owner)."""

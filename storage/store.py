@@ -89,12 +89,12 @@ class Store(SqliteSql, StoreQueries):
         ).fetchall()
         return [document_of(r) for r in rows], total
 
-    def section_rows(self, doc_ids=None) -> list[tuple[int, list[str]]]:
-        """(rowid, section path) of every passage of the documents (None: all), for the section filter."""
+    def section_rows(self, doc_ids=None) -> list[tuple[int, list[str], str | None]]:
+        """(rowid, section path, ref) of every passage of the documents (None: all), for the section filter."""
         ids = list(doc_ids) if doc_ids is not None else None
         where = f"WHERE doc_id IN ({', '.join('?' * len(ids))})" if ids else "WHERE 0" if ids is not None else ""
-        rows = self.db.execute(f"SELECT rowid, section_path FROM chunks {where}", ids or ())
-        return [(rowid, json.loads(path)) for rowid, path in rows]
+        rows = self.db.execute(f"SELECT rowid, section_path, ref FROM chunks {where}", ids or ())
+        return [(rowid, json.loads(path), ref) for rowid, path, ref in rows]
 
     def queued_jobs(self, owner: int) -> int:
         """Jobs a user submitted that are waiting or running."""

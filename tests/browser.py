@@ -53,6 +53,13 @@ def checked_pipeline(writer, docs=CORPUS):
     return Pipeline(FakeClassifier(), make_retriever(docs), generator, {"library": {"chunks": len(docs)}})
 
 
+def reviewer_view(page):
+    """Switch the page to the reviewer's view in Settings: review controls, passage scores and Remove buttons shown."""
+    page.click("#settings-panel summary")
+    page.check("#setting-reviewer-view")
+    page.click("#settings-panel summary")
+
+
 def ask(page, question):
     """Type a question and send it with Enter; returns the new turn once its answer is final."""
     count = page.locator(".turn").count()

@@ -65,7 +65,8 @@ def test_forged_citation_is_dropped_and_reported(hits):
 
 def test_writer_decline_is_marked(hits):
     answer = Generator({"offline": FakeWriter("offline", [CANNOT_ANSWER])}, "offline").answer(WriteRequest("Q", "reasoning", hits))
-    assert answer.declined and answer.citations == []
+    assert answer.declined and answer.text.startswith(f"{CANNOT_ANSWER} The nearest passages found:")
+    assert all(c.verified is None for c in answer.citations)  # named, not claimed: no support was checked
 
 
 class FailingWriter(Writer):

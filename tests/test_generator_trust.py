@@ -1,6 +1,7 @@
 """The Generator holds every writer to the same standard: a decline keeps what the sources do say (checked), a model
 answer none of whose claims answers the question becomes that decline, a computation is kept only when right, and
-an answer to a question of religious law loses rulings in the writer's own voice and ends with the rabbi line."""
+an answer to a question of religious law loses rulings in the writer's own voice and ends with the rabbi line (a decline
+does not); a decline with nothing the sources do say names the nearest passages, cited."""
 import dataclasses
 
 import numpy as np
@@ -11,7 +12,7 @@ from generator import Generator
 from models import Draft, WriteRequest
 from question.halacha import rabbi_line
 from standin import make_hits
-from checks.declines import CANNOT_ANSWER, found_text
+from checks.declines import CANNOT_ANSWER, DECLINE, NEAREST, found_text
 from checks.verify import Verifier
 
 
@@ -44,9 +45,14 @@ def test_a_decline_keeps_what_the_sources_do_say_and_drops_what_they_do_not():
     assert [c.n for c in answer.citations] == [1] and answer.removed_claims == ["Penguins fly to the moon."]
 
 
-def test_a_decline_with_nothing_supported_is_the_decline_alone():
+def test_a_decline_with_nothing_supported_names_the_nearest_passages_cited():
     answer = generator(Draft(f"{CANNOT_ANSWER} {found_text('en')} Penguins fly [2].", declined=True)).answer(request())
-    assert answer.declined and answer.text == CANNOT_ANSWER and answer.citations == []
+    assert answer.declined and answer.removed_claims == ["Penguins fly."] and found_text("en") not in answer.text
+    assert answer.text == (f"{CANNOT_ANSWER} {NEAREST['en']} Alexander Fleming [1]; Geography 1:2 [2]; "
+                           "Ancient Rome [3].")  # each passage by its ref, else its title
+    assert [(c.n, c.passage_id) for c in answer.citations] == [(1, "fleming#0"), (2, "everest#0"), (3, "rome#0")]
+    hebrew = generator(Draft(CANNOT_ANSWER, declined=True)).answer(dataclasses.replace(request(), language="he"))
+    assert hebrew.text.startswith(f"{DECLINE['he']} {NEAREST['he']} Alexander Fleming [1]")
 
 
 def test_a_model_answer_that_misses_the_question_becomes_the_honest_decline():
@@ -70,7 +76,7 @@ def test_a_religious_law_answer_teaches_the_sources_and_ends_with_the_rabbi_line
     assert "You may" not in answer.text and "You may climb Everest on Shabbat." in answer.removed_claims
     assert answer.text.endswith(rabbi_line("en")) and "highest mountain" in answer.text
     declined = generator(CANNOT_ANSWER).answer(request("May I?", halachic=True))
-    assert declined.declined and declined.text == f"{CANNOT_ANSWER}\n\n{rabbi_line('en')}"
+    assert declined.declined and rabbi_line("en") not in declined.text  # a decline rules on nothing
 
 
 def test_the_offline_writers_quoted_sentences_are_the_sources_voice_and_stay():

@@ -13,9 +13,10 @@ number after the shown ones (Draft.more), to be shown with them. Either way it d
 that no passage mentions. A chosen sentence that opens with a pronoun brings its passage's first sentence along,
 so the answer says who "he" is. When the sentences come from several units with canonical references (a ruling
 and its gloss, two authorities), each is listed under its own reference (its Hebrew label in a Hebrew answer), so
-opinions are never merged. When a relation opposes two passages of the evidence (a gloss that argues with its
-ruling: search/related.py), the answer ends with both opinions, each passage's sentence under its own reference,
-after the lead-in "The sources disagree:". A calculation question goes to calculation.py first.
+opinions are never merged, and a gloss's sentences follow those of the ruling it glosses. When a relation opposes
+two passages of the evidence (a gloss that argues with its ruling: search/related.py), the answer ends with both
+opinions, each passage's sentence under its own reference, after the lead-in "The sources disagree:". A
+calculation question goes to calculation.py first.
 Does not: paraphrase, translate (its sentences keep the passages' language) or merge facts.
 """
 import re
@@ -28,6 +29,7 @@ from hebrew.refs import hebrew_label
 from hebrew.words import content_words
 from models import Draft, Hit, WriteRequest
 from search.embedders import settings
+from search.related import glossed
 from writers.answering import KEEP_WITHIN, SENTENCES_PER_TYPE, Choice, decide, further
 from writers.calculation import calculate
 from checks.declines import decline_text, found_text, passage_label
@@ -48,6 +50,22 @@ def opinions(chosen: list[tuple[int, str]], hits: list[Hit]) -> bool:
     """Whether the answer draws on more than one unit with a canonical reference (a ruling and its gloss, two
     seifim, two works): then each is presented under its own reference instead of being run together."""
     return len({hits[n - 1].chunk.ref for n, _ in chosen if hits[n - 1].chunk.ref}) > 1
+
+
+def rulings_first(said: list[tuple[int, str]], hits: list[Hit]) -> list[tuple[int, str]]:
+    """said with each gloss's sentences right after those of the ruling it glosses, when that ruling is said too:
+    a gloss is read after what it glosses, whichever the judge found first."""
+    refs = {hits[n - 1].chunk.ref for n, _ in said}
+
+    def ruling(n: int) -> str | None:
+        """The ref of the said ruling passage n glosses, or None."""
+        return glossed(hits[n - 1]) if glossed(hits[n - 1]) in refs else None
+
+    ordered = [item for item in said if ruling(item[0]) is None]
+    for item in (item for item in said if ruling(item[0])):
+        at = max(k for k, (m, _) in enumerate(ordered) if ruling(item[0]) in (hits[m - 1].chunk.ref, ruling(m)))
+        ordered.insert(at + 1, item)
+    return ordered
 
 
 def listed(said: list[tuple[int, str]], hits: list[Hit], language: str) -> list[str]:
@@ -137,7 +155,7 @@ class ExtractiveWriter(Writer):
         if not (opinions(answer, hits) or request.halachic):
             pieces = [("" if i == 0 else " ") + cite(s, n) for i, (n, s) in enumerate(answer)]
         else:
-            pieces = listed(answer, hits, request.language)
+            pieces = listed(rulings_first(answer, hits), hits, request.language)
         if said:
             lead = OPINIONS.get(request.language, OPINIONS["en"])
             pieces += [f"{chr(10) * 2 if pieces else ''}{lead}\n\n", *listed(said, hits, request.language)]

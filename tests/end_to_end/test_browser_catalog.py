@@ -92,9 +92,9 @@ def test_the_catalog_narrows_a_question_and_a_writer_shows_its_searches(tmp_path
         assert turn.locator(".searches-panel").get_attribute("open") is not None
         groups = turn.locator(".source-group")
         assert groups.count() >= 2 and turn.locator(".passage").count() > 4
-        assert "Alexander Fleming" in groups.first.locator("summary").text_content()
-        first_group = groups.first.locator("details")
-        first_group.locator("summary").click()  # collapsed: its passages are hidden
+        first_group = groups.first.locator(":scope > details")  # a group; its cards hold their own Details
+        assert "Alexander Fleming" in first_group.locator(":scope > summary").text_content()
+        first_group.locator(":scope > summary").click()  # collapsed: its passages are hidden
         expect(first_group.locator(".passage").first).to_be_hidden()
         turn.locator(".answer a.cite").first.click()  # a citation opens the group of its passage
         expect(first_group.locator(".passage").first).to_be_visible()

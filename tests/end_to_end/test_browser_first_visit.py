@@ -3,7 +3,7 @@ read-only after the user's own books with the day each was added, markdown passa
 show/hide-all-sources toggle, feedback that sticks, the review queue, and the page on a phone."""
 import re
 
-from browser import OUTPUT, ask, require_chromium
+from browser import OUTPUT, ask, require_chromium, reviewer_view
 from builders import library_app, upload, wait_for
 from conftest import FakeWriter
 
@@ -77,6 +77,7 @@ def test_feedback_sticks_and_reviewers_filter_the_log_by_status(page, serve, tmp
     server = serve(app)
     page.goto(server.url)
     page.wait_for_selector(".health.ok")
+    reviewer_view(page)  # a personal server's owner reviews in the reviewer's view
     first = ask(page, "Who discovered penicillin?")
     ask(page, "Where is Mount Everest?")
     assert first.locator(".review-status").input_value() == "unreviewed"  # no verdict is offered as given

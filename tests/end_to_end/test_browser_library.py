@@ -3,7 +3,7 @@ the book manager."""
 from dataclasses import replace
 
 from app import create_app
-from browser import OUTPUT, ask, checked_pipeline, require_chromium
+from browser import OUTPUT, ask, checked_pipeline, require_chromium, reviewer_view
 from builders import BOOK, library_app
 from conftest import CORPUS, FakeWriter, make_pipeline
 from models import Document
@@ -157,6 +157,7 @@ def test_book_manager_uploads_lists_and_removes_a_document(tmp_path, browser, se
     book.write_text(BOOK)
     try:
         page.goto(server.url)
+        reviewer_view(page)  # where the Remove buttons are
         page.click("#library-panel summary")
         page.wait_for_selector("#documents tbody tr")
         assert "4 documents" in page.text_content("#library-stats")

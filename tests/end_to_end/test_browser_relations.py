@@ -23,7 +23,7 @@ from checks.verify import Verifier
 SHARED_SA = Path(__file__).resolve().parents[3] / "shared" / "data" / "shulchan-arukh" / "shulchan_arukh_he.jsonl"
 RELATIONS = Path(__file__).resolve().parents[2] / "data" / "relations" / "shulchan-arukh-rema.jsonl"
 SIMANIM = (31, 253, 318, 493)  # cooking and heating on Shabbat, with two unrelated simanim
-SEIF_HE, GLOSS_HE = 'שו"ע או"ח שי"ח:ה', 'שו"ע או"ח שי"ח:ה הגה'
+SEIF_HE, GLOSS_HE = 'שו"ע או"ח שי"ח:ה', 'שו"ע או"ח שי"ח:ה רמ"א'
 
 pytestmark = pytest.mark.skipif(not SHARED_SA.exists(), reason="../shared/data/shulchan-arukh is not beside the project")
 require_chromium()

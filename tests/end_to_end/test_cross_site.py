@@ -3,7 +3,7 @@ browser allows without CORS: no-cors multipart and text/plain POSTs, a DELETE, a
 refused (web/guard.py), while the Evidenz page itself still uploads, removes and gives feedback."""
 from flask import Flask, request
 
-from browser import Server, ask, require_chromium
+from browser import Server, ask, require_chromium, reviewer_view
 from builders import BOOK, library_app
 
 require_chromium()
@@ -80,6 +80,7 @@ def test_another_origin_cannot_write_and_the_page_still_can(browser, serve, tmp_
         # The page itself still asks, rates, re-indexes and removes.
         page.goto(evidenz.url)
         page.wait_for_selector(".health.ok")
+        reviewer_view(page)  # the owner's Re-index and Remove buttons
         turn = ask(page, "Who discovered penicillin?")
         turn.locator("button.rate-up").click()
         expect(turn.locator(".feedback-status")).to_contain_text("feedback saved")

@@ -1,6 +1,7 @@
 """The 137 lay questions of data/eval/halacha-he answered offline over the simanim they ask about (the Shulchan Arukh
 from ../shared, with the fake embedder and the real answerability judge): every answer teaches the sources under
-their references, never rules in its own voice, and ends with the line that a rabbi decides practical questions."""
+their references, never rules in its own voice, and, when it answers (a decline rules on nothing), ends with the line
+that a rabbi decides practical questions."""
 import json
 from pathlib import Path
 
@@ -47,7 +48,7 @@ def test_every_halachic_answer_teaches_the_sources_and_sends_practice_to_a_rabbi
     for question in questions:
         body = client.post("/api/query", json={"question": question["text"]}).json
         assert body["halachic"] is True, question["_id"]
-        assert body["answer"].endswith(rabbi_line("he")), question["_id"]
+        assert body["answer"].endswith(rabbi_line("he")) is not body["declined"], question["_id"]
         said = body["answer"].removesuffix(rabbi_line("he"))
         claims = [c for c in split_claims(said) if not c.structural and c.plain]
         passages = {p["n"]: " ".join(p["chunk"].split()) for p in body["passages"]}

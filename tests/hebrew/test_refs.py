@@ -22,7 +22,7 @@ def test_hebrew_numbers(n, letters):
 
 @pytest.mark.parametrize("ref, label", [
     ("Shulchan Arukh, Orach Chayim 2:3", 'שו"ע או"ח ב:ג'),
-    ("Shulchan Arukh, Yoreh De'ah 87:3, Rema", 'שו"ע יו"ד פ"ז:ג הגה'),
+    ("Shulchan Arukh, Yoreh De'ah 87:3, Rema", 'שו"ע יו"ד פ"ז:ג רמ"א'),
     ("Shulchan Arukh, Choshen Mishpat 262:11", 'שו"ע חו"מ רס"ב:י"א'),
     ("Alexander Fleming", None),
     ("Beekeeping, Chapter 3", None),

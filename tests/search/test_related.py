@@ -1,6 +1,7 @@
 """Related passages join the evidence, on each backend: a ruling found brings in the gloss that argues with it, the
-answer gives both opinions each under its own reference, and the reader's community decides which comes first; a
-passage of a hidden document never joins; the posek's mode follows every kind of relation.
+answer gives both opinions each under its own reference, and the reader's community decides which of two works'
+opinions comes first (a gloss always after its ruling); a passage of a hidden document never joins; the posek's
+mode follows every kind of relation.
 
 Real libraries, BM25, retrieval, offline writer and citation checks; the embedder and classifier are fakes."""
 import pytest
@@ -11,12 +12,15 @@ from conftest import FakeClassifier, FakeEmbedder
 from generator import Generator
 from pipeline import Pipeline
 from retrieval import Retriever
+from search.related import joining, with_rulings
+from search.view import Scope
 from writers.offline import ExtractiveWriter
 from writers.prompt import OPINIONS
 from checks.verify import Verifier, split_claims
 
 QUESTION = "Some say baked bread is cooked again in a second vessel?"  # finds the seif first
 PRIVATE = "Private Notes 1:1"
+BERURAH = "Mishnah Berurah 318:40"
 
 
 def reader(community=None, tiers=("canonical", "public")):
@@ -49,7 +53,7 @@ def opinion_lines(answer: str) -> list[str]:
 @pytest.mark.parametrize("community, first, second", [
     (None, SEIF, GLOSS),  # the passage found first, its opponent after it
     ("Sephardi", SEIF, GLOSS),
-    ("Ashkenazi", GLOSS, SEIF),  # the reader's community's opinion first
+    ("Ashkenazi", SEIF, GLOSS),  # the gloss's community's reader too: a gloss is read after what it glosses
 ])
 def test_an_argued_ruling_brings_its_gloss_and_the_answer_gives_both_under_their_refs(library, community, first,
                                                                                      second):
@@ -92,9 +96,53 @@ def test_only_opposing_relations_join_but_the_posek_follows_every_kind(library):
     assert OPINIONS["en"] not in posek.answer.text  # a context is no second opinion
 
 
-def test_when_both_opinions_were_found_the_reader_s_community_s_comes_first(library):
+def test_when_both_opinions_were_found_the_gloss_stays_after_its_ruling(library):
     library.relations.add(GLOSS, SEIF, "minhag_override")
     found = pipeline(library).ask(QUESTION, top_k=2, reader=reader())
     assert refs(found)[:2] == [SEIF, GLOSS]
     ashkenazi = pipeline(library).ask(QUESTION, top_k=2, reader=reader("Ashkenazi"))
-    assert refs(ashkenazi)[:2] == [GLOSS, SEIF] and len(ashkenazi.evidence.hits) == 2  # moved, not added
+    assert refs(ashkenazi)[:2] == [SEIF, GLOSS] and len(ashkenazi.evidence.hits) == 2  # not added twice
+
+
+@pytest.mark.parametrize("community, first, second", [(None, SEIF, BERURAH), ("Ashkenazi", BERURAH, SEIF)])
+def test_of_two_works_that_argue_the_reader_s_community_s_opinion_comes_first(backend, community, first, second):
+    other_work = ruled_entry("mb", [(BERURAH, "Mishnah Berurah 318", "Ashkenazi",
+                                     "Bread that was baked is not cooked again in a second vessel at all.")])
+    library = ruled_library(backend, [ruled_entry(), other_work])
+    library.relations.add(BERURAH, SEIF, "argues_with")
+    assert refs(pipeline(library).ask(QUESTION, top_k=1, reader=reader(community))) == [first, second]
+
+
+def fetch(library, scope=Scope()):
+    """The library's passages by key within scope, as the pipeline gives with_rulings."""
+    return lambda refs: joining(library.current(), refs, scope)
+
+
+GLOSS_QUESTION = "The custom is to take care not to put bread even into a second vessel?"  # finds the gloss first
+
+
+def test_a_gloss_found_without_its_ruling_brings_the_ruling_in_before_it(library):
+    searched = Retriever(library, FakeEmbedder()).search(GLOSS_QUESTION, 1)
+    assert [h.chunk.ref for h in searched] == [GLOSS]  # the search alone finds the gloss only
+    result = pipeline(library).ask(GLOSS_QUESTION, top_k=1)
+    assert refs(result) == [SEIF, GLOSS]
+    assert result.evidence.hits[0].hybrid_score > 0  # the search's own hit for the ruling (ranked after those shown)
+    assert result.evidence.searches[0]["results"] == [2]  # the search found [2]; [1] is its ruling
+
+
+def test_the_ruling_comes_from_the_library_when_the_search_did_not_rank_it(library):
+    gloss = Retriever(library, FakeEmbedder()).search(GLOSS_QUESTION, 1)
+    ordered = with_rulings(gloss, fetch(library))
+    assert [h.chunk.ref for h in ordered] == [SEIF, GLOSS] and ordered[0].hybrid_score == 0.0
+    assert with_rulings(gloss, fetch(library), most=0) == gloss  # none may be brought: the gloss stays alone
+    hidden = Scope(excluded=frozenset({"sa"}))  # a ruling the reader may not see is not brought
+    assert with_rulings(gloss, fetch(library, hidden)) == gloss
+
+
+def test_a_gloss_ranked_before_its_ruling_moves_right_after_it(library):
+    hits = Retriever(library, FakeEmbedder()).search(GLOSS_QUESTION, 3)
+    assert [h.chunk.ref for h in hits].index(GLOSS) < [h.chunk.ref for h in hits].index(SEIF)
+    ordered = [h.chunk.ref for h in with_rulings(hits, fetch(library))]
+    assert ordered.index(GLOSS) == ordered.index(SEIF) + 1 and sorted(ordered) == sorted(h.chunk.ref for h in hits)
+    shown = refs(pipeline(library).ask(GLOSS_QUESTION, top_k=3))
+    assert shown.index(GLOSS) == shown.index(SEIF) + 1

@@ -14,7 +14,7 @@ def test_a_passage_shows_its_community_era_authority_and_tier(app):
                                     1.0, 0.5, 0.6))
     assert {k: shown[k] for k in ("community", "era", "authority_weight", "tier")} == {
         "community": "Ashkenazi", "era": "Acharonim", "authority_weight": 1.0, "tier": "canonical"}
-    assert shown["ref_he"] == 'שו"ע או"ח ב:ו הגה'
+    assert shown["ref_he"] == 'שו"ע או"ח ב:ו רמ"א'
     assert {k: plain[k] for k in ("community", "era", "authority_weight", "tier")} == {
         "community": None, "era": None, "authority_weight": 0.0, "tier": None}  # nothing known: the page shows nothing
 

@@ -51,7 +51,7 @@ def test_a_learner_cannot_change_relations_and_a_reviewer_can(app, heads):
     body = made.get_json()
     assert (body["source"], body["target"], body["kind"], body["confidence"], body["notes"]) == (
         GLOSS, SEIF, "argues_with", 0.85, "strict custom")
-    assert body["source_he"] == 'שו"ע או"ח שי"ח:ה הגה' and body["target_he"] == 'שו"ע או"ח שי"ח:ה'
+    assert body["source_he"] == 'שו"ע או"ח שי"ח:ה רמ"א' and body["target_he"] == 'שו"ע או"ח שי"ח:ה'
     again = client.post("/api/relations", json=relation(confidence=0.9), headers=reviewer)
     assert again.status_code == 200 and again.get_json()["id"] == body["id"] and again.get_json()["notes"] is None
 

@@ -111,7 +111,7 @@ def test_disagreeing_units_are_presented_each_under_its_own_reference():
                            "Shulchan Arukh, Yoreh De'ah 87:3, Rema:\n- The custom is that fish is not eaten with milk [2].")
     assert [c.n for c in answer.citations] == [1, 2] and all(c.verified for c in answer.citations)
     hebrew = ExtractiveWriter(FakeEmbedder()).write(WriteRequest("May fish be eaten with milk?", "factual_lookup", hits, "he"))
-    assert hebrew.text.startswith('שו"ע יו"ד פ"ז:ג:\n- Fish') and '\n\nשו"ע יו"ד פ"ז:ג הגה:\n- The custom' in hebrew.text
+    assert hebrew.text.startswith('שו"ע יו"ד פ"ז:ג:\n- Fish') and '\n\nשו"ע יו"ד פ"ז:ג רמ"א:\n- The custom' in hebrew.text
 
 
 def test_the_offline_writer_streams_its_sentences_then_the_draft():

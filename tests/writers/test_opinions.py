@@ -1,11 +1,14 @@
 """Two passages a relation opposes, as the writers present them: the offline writer ends its answer with both
 opinions, each sentence under its own reference (Hebrew labels in a Hebrew answer) and cited to its own passage,
-so the citation checks keep them; a model is told in its prompt which passage argues with which."""
+so the citation checks keep them; a model is told in its prompt which passage argues with which; a ruling is said
+before its gloss whichever the judge found first."""
+import numpy as np
+
 from builders import GLOSS, OTHER, RULINGS, SEIF
 from conftest import FakeEmbedder
 from generator import Generator
 from models import Chunk, Hit, WriteRequest
-from writers.offline import ExtractiveWriter
+from writers.offline import ExtractiveWriter, rulings_first
 from writers.prompt import OPINIONS, build_prompt, opposing_pairs, task_text
 from checks.verify import Verifier
 
@@ -49,7 +52,7 @@ def test_a_hebrew_answer_names_each_opinion_by_its_hebrew_label():
     assert OPINIONS["he"] in answer.text
     lines = answer.text.split(OPINIONS["he"], 1)[1].strip().splitlines()
     assert lines[0] == 'שו"ע או"ח שי"ח:ה:' and lines[1].endswith("[1].")
-    assert lines[3] == 'שו"ע או"ח שי"ח:ה הגה:' and lines[4].endswith("[2].")
+    assert lines[3] == 'שו"ע או"ח שי"ח:ה רמ"א:' and lines[4].endswith("[2].")
 
 
 def test_a_model_is_told_which_passage_argues_with_which():
@@ -61,3 +64,26 @@ def test_a_model_is_told_which_passage_argues_with_which():
     _, user = build_prompt(request)
     assert f"Opinions: [2] ({GLOSS})" in user and user.index("Opinions:") < user.rindex("<evidence>")  # before it
     assert "Opinions:" not in task_text(WriteRequest("q?", "explanation", argued(kind="quotes")))
+
+
+class GlossFirstJudge:
+    """A judge surest of the gloss's custom, so the answer's best sentence is the gloss's."""
+
+    threshold = 0.5
+    decision = None
+
+    def score(self, question, texts):
+        return np.array([0.95 if "custom" in t else 0.3 for t in texts])
+
+
+def test_a_ruling_is_said_before_its_gloss_though_the_judge_found_the_gloss_first():
+    hits = [hit(SEIF, RULINGS[0][3]), hit(GLOSS, RULINGS[1][3])]
+    writer = ExtractiveWriter(FakeEmbedder(), thresholds=(0.0, 0.0), judge=GlossFirstJudge())
+    question = "Is the custom to take care with bread in a second vessel while it scalds?"
+    chosen = writer.choose(question, "explanation", hits).answer
+    assert [n for n, _ in chosen][:2] == [2, 1]  # the judge's order: the gloss, then its ruling as companion
+    assert rulings_first(chosen, hits)[:2] == [chosen[1], chosen[0]]
+    said = writer.write(WriteRequest(question, "explanation", hits, halachic=True)).text.splitlines()
+    assert said[0] == f"{SEIF}:" and said[1].endswith("[1].") and said[3] == f"{GLOSS}:" and said[4].endswith("[2].")
+    hebrew = writer.write(WriteRequest(question, "explanation", hits, "he", halachic=True)).text
+    assert hebrew.index('שו"ע או"ח שי"ח:ה:') < hebrew.index('שו"ע או"ח שי"ח:ה רמ"א:')  # each under its own, in order

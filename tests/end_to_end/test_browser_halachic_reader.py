@@ -1,0 +1,116 @@
+"""The page a halachic reader meets, over real seifim of the Shulchan Arukh, in a real headless Chromium (issue 36):
+a gloss of the Rema is shown right after the seif it glosses and named רמ"א; an English question the Hebrew texts
+do not answer is declined with the nearest passages named and cited, and no decline ends with the rabbi line; the
+catalog labels Orach Chayim 670-680 from their numbers.
+
+The Shulchan Arukh's simanim come from ../shared, with the fake embedder and the real answerability judge."""
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from app import create_app
+from browser import OUTPUT, ask, require_chromium
+from checks.judge import AnswerabilityJudge
+from checks.verify import Verifier
+from conftest import FakeClassifier, FakeEmbedder
+from generator import Generator
+from hebrew.numerals import numbered
+from ingest.jobs import Ingestor
+from pipeline import Pipeline
+from question.halacha import RABBI
+from retrieval import Retriever
+from search.library import Library
+from writers.offline import ExtractiveWriter
+
+require_chromium()
+
+SHARED_SA = Path(__file__).resolve().parents[3] / "shared" / "data" / "shulchan-arukh" / "shulchan_arukh_he.jsonl"
+OC, YD = "Shulchan Arukh, Orach Chayim", "Shulchan Arukh, Yoreh De'ah"
+SIMANIM = {f"{OC} {n}" for n in (318, 511, *range(670, 681))} | {f"{YD} {n}" for n in (87, 89)}
+
+pytestmark = pytest.mark.skipif(not SHARED_SA.exists(), reason="../shared/data/shulchan-arukh is not beside the project")
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("reader")
+    source = folder / "simanim.jsonl"
+    source.write_text("".join(line for line in SHARED_SA.open(encoding="utf-8")
+                              if json.loads(line)["ref"].rsplit(":", 1)[0] in SIMANIM), encoding="utf-8")
+    library = Library.open(folder / "library", FakeEmbedder(), create=True)
+    ingestor = Ingestor(library)
+    ingestor.run(*ingestor.claim(ingestor.submit_file(source, source.name, {"language": "he"}).id))
+    writer = ExtractiveWriter(FakeEmbedder(), judge=AnswerabilityJudge.load())
+    pipeline = Pipeline(FakeClassifier("explanation"), Retriever(library, FakeEmbedder()),
+                        Generator({"offline": writer}, "offline", verifier=Verifier(FakeEmbedder(), 0.0)),
+                        store=library.store, relations=library.relations)
+    return create_app({"TESTING": True, "HISTORY_DB": str(folder / "history.sqlite3")}, pipeline=pipeline,
+                      library=library)
+
+
+def shown_refs(turn) -> list[str]:
+    """The English refs of a turn's passage cards, in their order (a Hebrew label keeps its English as a hover)."""
+    refs = turn.locator(".passage .passage-ref")
+    return [refs.nth(i).get_attribute("title") or refs.nth(i).text_content() for i in range(refs.count())]
+
+
+def test_a_gloss_follows_its_seif_and_is_named_rema(app, browser, serve):
+    server = serve(app)
+    page = browser.new_page(locale="he-IL", viewport={"width": 1100, "height": 900})
+    try:
+        page.goto(server.url)
+        page.wait_for_selector(".health.ok")
+        turn = ask(page, "האם מותר לחמם מים ביום טוב לרחוץ בהם?")
+        refs = shown_refs(turn)
+        glosses = [i for i, r in enumerate(refs) if r.endswith(", Rema")]
+        assert glosses, refs  # the question is the gloss's (511:2): it is among the passages
+        for i in glosses:  # each right after the seif it glosses
+            assert i > 0 and refs[i - 1] == refs[i].removesuffix(", Rema"), refs
+        label = turn.locator(".passage .passage-ref").nth(glosses[0]).text_content()
+        assert label.endswith('רמ"א') and "הגה" not in label
+        turn.screenshot(path=str(OUTPUT / "rema-after-its-seif.png"))
+    finally:
+        page.close()
+
+
+def test_an_english_decline_says_what_it_found_and_a_decline_sends_no_one_to_a_rabbi(app, browser, serve):
+    server = serve(app)
+    page = browser.new_page(locale="en-US", viewport={"width": 1100, "height": 900})
+    try:
+        page.goto(server.url)
+        page.wait_for_selector(".health.ok")
+        for question in ("What is the capital of France?", "Who may sell a house on the festival of Shavuot?"):
+            turn = ask(page, question)
+            answer = turn.locator(".answer").inner_text()
+            assert answer.startswith("The provided sources do not answer this question."), answer
+            assert RABBI["en"] not in answer and RABBI["he"] not in answer  # a decline rules on nothing
+            said = re.search(r"The nearest passages found: (.+)", answer)
+            assert said and re.search(r"Shulchan Arukh, (Orach Chayim|Yoreh De'ah) \d+:\d+", said[1]), answer
+            assert turn.locator(".answer sup, .answer a").count() >= 1  # cited: each named passage is a link [n]
+        turn.screenshot(path=str(OUTPUT / "english-decline.png"))
+    finally:
+        page.close()
+
+
+def test_the_catalog_labels_orach_chayim_670_to_680_from_their_numbers(app, browser, serve):
+    server = serve(app)
+    page = browser.new_page(locale="he-IL", viewport={"width": 1100, "height": 1400})
+    try:
+        page.goto(server.url)
+        page.wait_for_selector(".health.ok")
+        page.click("#library-panel summary")
+        work = page.locator(".catalog-work").first
+        work.locator("summary").first.click()
+        part = work.locator(".catalog-part", has_text="אורח חיים")
+        part.locator("summary").click()
+        buttons = part.locator(".section-filter bdi")
+        labels = [buttons.nth(i).text_content().split(" · ")[0] for i in range(buttons.count())]
+        wanted = [numbered("סימן", n) for n in range(670, 681)]
+        assert all(w in labels for w in wanted), labels
+        assert not any("undefined" in label for label in labels)
+        assert "סימן תר״ע" in labels and "סימן תרע״ה" in labels  # written out, not only derived alike
+        part.screenshot(path=str(OUTPUT / "catalog-orach-chayim-670-680.png"))
+    finally:
+        page.close()

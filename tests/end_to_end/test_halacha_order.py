@@ -1,0 +1,105 @@
+"""Issue 36 over real seifim of the Shulchan Arukh (from ../shared, with the fake embedder and the real answerability
+judge), through /api/query: a gloss of the Rema is shown right after the ruling it glosses (brought in when the
+search found only the gloss) and numbered so; a decline names the nearest passages by reference, cited, also for an
+English question over the Hebrew texts, and ends with no rabbi line; a Hebrew follow-up becomes one standalone
+question that keeps its own words and drops its opener."""
+import json
+from pathlib import Path
+
+import pytest
+
+from app import create_app
+from checks.declines import NEAREST
+from checks.judge import AnswerabilityJudge
+from checks.verify import Verifier
+from conftest import FakeClassifier, FakeEmbedder
+from generator import Generator
+from ingest.jobs import Ingestor
+from pipeline import Pipeline
+from question.halacha import rabbi_line
+from retrieval import Retriever
+from search.library import Library
+from writers.offline import ExtractiveWriter
+
+SHARED_SA = Path(__file__).resolve().parents[3] / "shared" / "data" / "shulchan-arukh" / "shulchan_arukh_he.jsonl"
+SIMANIM = {f"Shulchan Arukh, Orach Chayim {n}" for n in (58, 318, 511, 671, 672)} | {
+    f"Shulchan Arukh, Yoreh De'ah {n}" for n in (87, 88, 89)}
+QUESTIONS = ["האם מותר לחמם מים בשבת?", "האם מותר לבשל ביום טוב?", "כמה זמן צריך לחכות בין בשר לחלב?",
+             "What is the capital of France?", "How many Hanukkah candles are lit on the first night?"]
+
+pytestmark = pytest.mark.skipif(not SHARED_SA.exists(), reason="../shared/data/shulchan-arukh is not beside the project")
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("order")
+    source = folder / "simanim.jsonl"
+    source.write_text("".join(line for line in SHARED_SA.open(encoding="utf-8")
+                              if json.loads(line)["ref"].rsplit(":", 1)[0] in SIMANIM), encoding="utf-8")
+    library = Library.open(folder / "library", FakeEmbedder(), create=True)
+    ingestor = Ingestor(library)
+    ingestor.run(*ingestor.claim(ingestor.submit_file(source, source.name, {"language": "he"}).id))
+    retriever = Retriever(library, FakeEmbedder())
+    writer = ExtractiveWriter(FakeEmbedder(), judge=AnswerabilityJudge.load())
+    pipeline = Pipeline(FakeClassifier("explanation"), retriever,
+                        Generator({"offline": writer}, "offline", verifier=Verifier(FakeEmbedder(), 0.0)),
+                        store=library.store, relations=library.relations)
+    return retriever, create_app({"TESTING": True}, pipeline=pipeline).test_client()
+
+
+def shown_by_search(retriever, question: str) -> list[str]:
+    """The refs the search alone gives an explanation question (question/policy.py: 5 of 200 candidates)."""
+    return [h.chunk.ref for h in retriever.search(question, 5, 200)]
+
+
+def out_of_order(refs: list[str]) -> bool:
+    """Whether a gloss comes before its ruling, or without it."""
+    return any(r.endswith(", Rema") and r.removesuffix(", Rema") not in refs[:i] for i, r in enumerate(refs))
+
+
+def test_every_gloss_is_shown_right_after_the_ruling_it_glosses(built):
+    retriever, client = built
+    searched = {q: shown_by_search(retriever, q) for q in QUESTIONS}
+    assert sum(map(out_of_order, searched.values())) >= 3  # the search alone puts glosses first or alone
+    for question in QUESTIONS:
+        body = client.post("/api/query", json={"question": question}).json
+        refs = [p["ref"] for p in body["passages"]]
+        assert [p["n"] for p in body["passages"]] == list(range(1, len(refs) + 1))
+        assert not out_of_order(refs), (question, refs)
+        for i, passage in enumerate(body["passages"]):
+            if passage["ref"].endswith(", Rema"):
+                assert refs[i - 1] == passage["parent_ref"], (question, refs)  # right after: [n - 1] is its ruling
+        assert set(searched[question]) <= set(refs)  # moved and added to, none lost
+
+
+def test_a_gloss_found_alone_brings_in_its_ruling_before_it(built):
+    retriever, client = built
+    question = "האם מותר לבשל ביום טוב?"
+    searched = shown_by_search(retriever, question)
+    alone = [r.removesuffix(", Rema") for r in searched if r.endswith(", Rema") and r.removesuffix(", Rema") not in searched]
+    assert alone  # the search shows these glosses without their rulings
+    refs = [p["ref"] for p in client.post("/api/query", json={"question": question}).json["passages"]]
+    assert all(refs.index(r) + 1 == refs.index(f"{r}, Rema") for r in alone)
+
+
+@pytest.mark.parametrize("question", ["How many Hanukkah candles are lit on the first night?",
+                                      "What is the capital of France?"])
+def test_an_english_decline_names_the_nearest_seifim_and_sends_no_one_to_a_rabbi(built, question):
+    _, client = built
+    body = client.post("/api/query", json={"question": question}).json
+    assert body["declined"] and body["answer"].startswith("The provided sources do not answer this question.")
+    nearest = body["answer"].split(NEAREST["en"], 1)[1]
+    named = [p for p in body["passages"][:3] if f"{p['ref']} [{p['n']}]" in nearest]
+    assert len(named) >= 2 and all(p["ref"].startswith("Shulchan Arukh") for p in named)
+    assert [c["n"] for c in body["citations"]] == [p["n"] for p in named]
+    assert rabbi_line("en") not in body["answer"] and rabbi_line("he") not in body["answer"]
+
+
+def test_a_hebrew_follow_up_keeps_its_words_and_drops_its_opener(built):
+    _, client = built
+    first = client.post("/api/query", json={"question": "כמה זמן צריך לחכות בין בשר לחלב?"}).json
+    follow = client.post("/api/query", json={"question": "ומה לגבי חלב אחרי בשר?",
+                                             "session_id": first["session_id"]}).json
+    assert follow["rewritten"] and follow["standalone_question"] == "כמה זמן צריך לחכות חלב אחרי בשר?"
+    searched = " ".join([s["query"] for s in follow["searches"]] + [(follow["followup_retrieval"] or {}).get("query", "")])
+    assert "אחרי" in searched and "ומה" not in searched and "לגבי" not in searched

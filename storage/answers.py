@@ -95,6 +95,8 @@ def check_search(text, status, limit: int, offset: int) -> None:
     """Refuse search arguments History.search cannot use."""
     if not isinstance(text, str) or len(text) > MAX_SEARCH_CHARS:
         raise HistoryError(f"Search text must be at most {MAX_SEARCH_CHARS} characters.")
+    if "\x00" in text:  # it would end an FTS5 query early, and PostgreSQL holds no NUL: a client's slip, said
+        raise HistoryError("Search text must not contain a NUL character (\\0); remove it and search again.")
     if status is not None and status not in STATUSES:
         raise HistoryError(f"Unknown review status {status!r}; use one of {', '.join(STATUSES)}.")
     if not 1 <= limit <= MAX_PAGE or offset < 0:

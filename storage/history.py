@@ -173,9 +173,7 @@ class History:
 
     def _text_filter(self, text: str) -> tuple[list[str], list]:
         """SQL conditions (and their arguments) that every word of text occurs in an answer's search text."""
-        # a NUL ends an FTS5 query string early ("unterminated string") and a LIKE pattern too; it is dropped, as
-        # PostgreSQL drops it (postgres/history.py)
-        words = normalise(text).replace("\x00", "").split()
+        words = normalise(text).split()  # no NUL: check_search refuses it (it would end an FTS5 query early)
         where, args = [], []
         if self.fts and any(len(w) >= 3 for w in words):  # a trigram index finds substrings of 3 characters and more
             where.append("a.rowid IN (SELECT rowid FROM answers_fts WHERE answers_fts MATCH ?)")

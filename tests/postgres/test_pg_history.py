@@ -63,7 +63,9 @@ def test_what_postgresql_cannot_hold_is_stored_without_it(pg_history):
     assert (record["question"], record["standalone_question"], record["answer"]) == (
         "who found it?", "who found it?", "Fleming [1].")
     assert record["citations"] == [{"n": 1, "quote": "ab"}] and record["timings"] == {"total": None, "retrieve": None}
-    assert [i["id"] for i in pg_history.search("fleming\x00")[0]] == [answer_id]
+    assert [i["id"] for i in pg_history.search("fleming")[0]] == [answer_id]
+    with pytest.raises(HistoryError, match="NUL"):  # a search for one is refused, as in the SQLite file
+        pg_history.search("fleming\x00")
     assert pg_history.add_feedback(answer_id, "up", "fine\x00")["up"] == 1
     assert pg_history.get(answer_id)["feedback"][0]["comment"] == "fine"
     assert pg_history.review(answer_id, "corrected", "Fleming\x00, 1928")["corrected_text"] == "Fleming, 1928"

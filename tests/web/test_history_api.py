@@ -60,6 +60,7 @@ def test_hebrew_search_over_http(client, history):
     ("session_id=a%20b", '"session_id" must be'),
     ("page=2", "Unknown parameter(s): page. Allowed: q, session_id, status, limit, offset"),
     ("q=" + "x" * 201, "at most 200 characters"),
+    ("q=penic%00illin", "must not contain a NUL character"),
 ])
 def test_bad_list_parameters_are_400_with_what_to_send(client, query, message):
     response = client.get(f"/api/history?{query}")

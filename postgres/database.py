@@ -5,7 +5,8 @@ types live), a statement timeout, and pgvector's binary adapters, so vectors tra
 is checked before it is lent, so a database restarted under a running server costs no request more than a retry.
 `run(work)` runs a function in one transaction and runs it again when the connection was lost or the transaction
 lost a serialisation race; when the database cannot be reached it raises Unavailable, which the API answers with
-a 503. Migrations are numbered in the table schema_version; `upgrade` applies the missing ones under an advisory
+a 503, and when a statement runs past the timeout, TimedOut (not retried: it would take as long again), a 503 that
+says so. Migrations are numbered in the table schema_version; `upgrade` applies the missing ones under an advisory
 lock (several servers may start at once) and refuses a schema newer than this Evidenz knows.
 `storable` gives a value as PostgreSQL can hold it (text and jsonb hold no NUL, jsonb no NaN), `lookup_value`
 one to look up by (text with a NUL matches nothing).
@@ -34,6 +35,10 @@ class Unavailable(RuntimeError):
     """The database cannot be reached (down, refusing, or every connection busy)."""
 
 
+class TimedOut(RuntimeError):
+    """A statement ran past the statement timeout (DATABASE_TIMEOUT_MS): the database is there, the work too big."""
+
+
 class NewerSchema(RuntimeError):
     """The schema was written by a newer Evidenz, whose tables this one does not know."""
 
@@ -50,7 +55,8 @@ class Database:
         if not SCHEMA_NAME.fullmatch(schema):
             raise ValueError(f"DATABASE_SCHEMA must be lower-case letters, digits and _, not {schema!r}")
         self.url, self.schema, self.wait_seconds = url, schema, wait_seconds
-        self._options = f"-c search_path={schema},public -c statement_timeout={int(timeout_ms)}"
+        self.timeout_ms = int(timeout_ms)
+        self._options = f"-c search_path={schema},public -c statement_timeout={self.timeout_ms}"
         self.max_size = max_size
         self.closed = False
         self.pool = self._pool()
@@ -103,6 +109,8 @@ class Database:
             except (errors.SerializationFailure, errors.DeadlockDetected):
                 if attempt == retries:
                     raise
+            except errors.QueryCanceled as exc:  # an OperationalError, but running it again would take as long
+                raise TimedOut(f"a statement ran past the timeout of {self.timeout_ms} ms") from exc
             except psycopg.OperationalError as exc:
                 if attempt == retries:
                     raise Unavailable(_unreachable(exc)) from None

@@ -11,7 +11,7 @@ from werkzeug.exceptions import HTTPException
 
 from accounts.limits import OverLimit
 from ingest.records import RejectedFile
-from postgres.database import Unavailable
+from postgres.database import TimedOut, Unavailable
 from storage.answers import UnknownFeedback
 from storage.history import HistoryError, UnknownAnswer
 
@@ -71,6 +71,9 @@ def register_error_handlers(app) -> None:
     app.register_error_handler(RejectedFile, lambda e: respond(ApiError(str(e), 415)))
     app.register_error_handler(Unavailable, lambda _e: respond(ApiError(
         "The library's database cannot be reached right now; try again in a few seconds.", 503)))
+    app.register_error_handler(TimedOut, lambda _e: respond(ApiError(
+        "The library's database took longer than its time limit for this request; try again, or ask for less "
+        "(a narrower filter, fewer results). If it keeps happening, an admin can raise DATABASE_TIMEOUT_MS.", 503)))
     app.register_error_handler(HTTPException, lambda e: respond(http_error(e)))
     # an unexpected failure: the traceback is in the log, the client gets no details
     app.register_error_handler(500, lambda _e: respond(

@@ -18,8 +18,9 @@ from functools import lru_cache
 MAX_HELD = 1_000  # characters a sentence held open by a bracket or quotation may run to
 PAIRS = ("()", "[]", "{}", "“”", "«»")
 # A straight double quote at a word's edge opens or closes a quotation; one between two letters is the gershayim
-# of a Hebrew abbreviation (רש"י, ק״ש).
-QUOTE_MARK = re.compile(r'(?<!\w)["״]|["״](?!\w)')
+# of a Hebrew abbreviation or numeral (רש"י, ק״ש, כ"ב: one letter after it), except after a word's one prefix
+# letter with a word after it (ה"שולחן ערוך": a quotation opens).
+QUOTE_MARK = re.compile(r'(?<!\w)["״]|["״](?!\w)|(?<=\b[ובהכלמש])"(?=\w{2})')
 
 
 @lru_cache(maxsize=1)

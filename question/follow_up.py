@@ -34,8 +34,9 @@ Rewriting (rewrite_offline) takes P, the previous turn's standalone question, an
         replaces that whole phrase: "How long must one wait between meat and milk?" + "and what about milk after
         meat?" → "How long must one wait milk after meat?", "כמה זמן צריך לחכות בין בשר לחלב?" + "ומה לגבי חלב
         אחרי בשר?" → "כמה זמן צריך לחכות חלב אחרי בשר?". Otherwise X replaces the object of P's last phrase, its
-        preposition kept, unless that object is a time or place word (a day stands only for a day, (b)) or
-        the preposition is "between"/בין and X names one thing:
+        preposition kept, unless that object is a time or place word or holds a number (a day stands only for a
+        day, (b)), one of them names something by a capitalised word and the other does not ("the capital of
+        France" + "the population?" is joined), or the preposition is "between"/בין and X names one thing:
         "What is the capital of France?" + "and Germany?" → "…of Germany?", "איזו ברכה מברכים על הלחם?" + "ומה
         לגבי פירות?" → "איזו ברכה מברכים על פירות?".
   - A condition (Q opens with "what if", "and if", "ואם", "ומה אם"; X with a content word and no wh-word) is
@@ -199,6 +200,14 @@ def _stems(words: list[str]) -> set[str]:
     return {form for w in words if w not in FUNCTION_WORDS for form in (w, *strip_prefixes(w))}
 
 
+def _alike(p_object: list[str], x: list[str]) -> bool:
+    """Whether X can stand for P's object: both name something (a capitalised word: France and Germany) or neither
+    does (Hebrew has no capitals), and the object holds no number (a year is a time: "in 2020")."""
+    def names(words: list[str]) -> bool:
+        return any(w[:1].isupper() for w in words)
+    return names(p_object) == names(x) and not any(c.isdigit() for w in p_object for c in w)
+
+
 def _rest(follow_up: str) -> tuple[list[tuple[str, str]], bool]:
     """X, the follow-up's words after its openers (as written, normalised), and whether it is a condition."""
     tokens, opened = words_of(follow_up), []
@@ -247,8 +256,8 @@ def _substitute(previous: str, follow_up: str) -> str | None:
     elif x_words[0] not in TIME_PLACE and len(x_words) <= MAX_PHRASE_WORDS and _stems(x_words):  # rule (c)
         if any(_preposition(w) for w in x_words[1:]) and _stems(x_words) & _stems(p_words[start:]):
             phrase = x_raw  # X relates its subjects its own way: it stands for P's whole phrase
-        elif p_prep != "ב" and p_object and not set(p_object) & TIME_PLACE and (
-                p_prep not in PAIRED or len(_stems(x_words)) > 1):  # "between" wants two
+        elif (p_prep != "ב" and p_object and not set(p_object) & TIME_PLACE and _alike(p_raw[start + 1:], x_raw)
+              and (p_prep not in PAIRED or len(_stems(x_words)) > 1)):  # "between" wants two
             phrase = [p_raw[start], *x_raw]
         else:
             return None

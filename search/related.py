@@ -20,7 +20,8 @@ from search.reach import allowed, around, passage
 from search.view import Scope
 
 MAX_RELATED = 4  # passages that relations may add to one answer's evidence
-GLOSS_REF = re.compile(r"^(?P<ruling>.+\d), [^,\d]+$")  # "<ruling's ref>, <glossator>": "...511:2, Rema"
+GLOSSATORS = ("Rema",)  # whose glosses are passages of their own, named "<ruling's ref>, <glossator>"
+GLOSS_REF = re.compile(rf"^(?P<ruling>.+\d), (?:{'|'.join(GLOSSATORS)})$")  # "...511:2, Rema"
 
 
 def mark(relation, other: str, direction: str) -> dict:

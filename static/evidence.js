@@ -13,7 +13,8 @@ const GROUP_ABOVE = 4;  // more passages than this are grouped by work and secti
 
 // A passage's scores in words: "hybrid 0.512 · BM25 3.20 · dense 0.734", or why it has none.
 function scoresText(passage, reranked) {
-  if (passage.relation && !passage.bm25_score && !passage.dense_score) return t("score.by_relation");  // not searched
+  // not searched: brought in by a relation, or as the ruling a found gloss glosses
+  if (!passage.bm25_score && !passage.dense_score) return t("score.by_relation");
   const score = (key, value, digits) => (typeof value === "number" ? `${t(key)} ${value.toFixed(digits)}` : null);
   return [score(reranked ? "score.cross_encoder" : "score.hybrid", passage.ce_score, 3),
     score("score.bm25", passage.bm25_score, 2), score("score.dense", passage.dense_score, 3)].filter(Boolean).join(" · ");

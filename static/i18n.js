@@ -43,11 +43,12 @@ let words = {};
 try {
   languages = await fetchJson("/static/i18n/languages.json");
   language = choose(languages.map((entry) => entry.code));
-  [english, words] = await Promise.all([fetchJson(`/static/i18n/${FALLBACK}.json`),
-    language === FALLBACK ? null : fetchJson(`/static/i18n/${language}.json`)]);
-  words = words || english;
-} catch (err) {
+  english = await fetchJson(`/static/i18n/${FALLBACK}.json`);
+  words = language === FALLBACK ? english : await fetchJson(`/static/i18n/${language}.json`);
+} catch (err) {  // the page keeps its English markup, left to right
   console.warn("the page's words could not be read; it shows its English markup", err);
+  language = FALLBACK;
+  words = english;
 }
 const plurals = new Intl.PluralRules(language);
 const numbers = new Intl.NumberFormat(language);
@@ -96,22 +97,34 @@ export function t(key, vars = {}) {
   });
 }
 
-// Put the words of the page's language into every element under root that names a key (templates included).
-export function translate(root = document) {
-  for (const element of root.querySelectorAll("[data-i18n]")) element.textContent = t(element.dataset.i18n);
+// Whether key's words differ between a library of religious law and any other.
+function varies(key) {
+  return [words, english].some((table) => table[`${key}.law`] !== undefined);
+}
+
+// Put the words of the page's language into every element under root that names a key (templates included); with
+// onlyVarying, only into those whose words depend on the library's wording (the others may hold what a script
+// wrote into them since: a status line, a toggle's state).
+export function translate(root = document, onlyVarying = false) {
+  if (!Object.keys(english).length) return;  // no words could be read: the markup's English stays
+  const wanted = (key) => !onlyVarying || varies(key);
+  for (const element of root.querySelectorAll("[data-i18n]")) {
+    if (wanted(element.dataset.i18n)) element.textContent = t(element.dataset.i18n);
+  }
   for (const attribute of ATTRIBUTES) {
     for (const element of root.querySelectorAll(`[data-i18n-${attribute}]`)) {
-      element.setAttribute(attribute, t(element.getAttribute(`data-i18n-${attribute}`)));
+      const key = element.getAttribute(`data-i18n-${attribute}`);
+      if (wanted(key)) element.setAttribute(attribute, t(key));
     }
   }
-  for (const template of root.querySelectorAll("template")) translate(template.content);
+  for (const template of root.querySelectorAll("template")) translate(template.content, onlyVarying);
 }
 
 // Word the page for a library of religious law ("law") or any other ("general").
 export function setWording(name) {
   if (name === wording) return;
   wording = name;
-  translate();
+  translate(document, true);
 }
 
 // Names joined into a path ("work › part › section") that reads in the page's direction, each name isolated in

@@ -28,6 +28,8 @@ VATIKIN = ("זמן קריאת שמע של שחרית משיראה את חביר�
     ("It is “so. Very so.” Done.", ["It is “so. Very so.”", "Done."]),
     ("Fleming was born in 1881. He died in 1955.", ["Fleming was born in 1881.", "He died in 1955."]),  # as Punkt
     ('רש"י כתב כך. ורמב"ם חולק.', ['רש"י כתב כך.', 'ורמב"ם חולק.']),  # gershayim open no quotation
+    ('כתב ה"שולחן ערוך" כך. ובסימן כ"ב חולק. וזה שלישי.',  # a quotation after a prefix letter closes; כ"ב is a number
+     ['כתב ה"שולחן ערוך" כך.', 'ובסימן כ"ב חולק.', 'וזה שלישי.']),
 ])
 def test_no_sentence_ends_inside_brackets_or_quotation_marks(text, sentences):
     assert whole_sentences(text) == sentences

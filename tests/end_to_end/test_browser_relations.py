@@ -71,7 +71,7 @@ def test_a_question_shows_the_seif_and_the_rema_s_gloss_that_overrides_it(app, p
     standing = " ".join(cards.locator(".passage-standing").all_text_contents())
     assert "overridden by the custom of Shulchan Arukh, Orach Chayim 318:5, Rema" in standing
     assert "a custom overriding Shulchan Arukh, Orach Chayim 318:5" in standing
-    assert "brought in by its relation" in cards.locator(".scores").all_text_contents()
+    assert "not searched: brought in with the passage it relates to" in cards.locator(".scores").all_text_contents()
 
     answer = turn.locator(".answer")
     said = answer.text_content()

@@ -48,6 +48,9 @@ def test_a_condition_is_added_to_the_previous_question(previous, question, stand
     (MEAT_MILK_HE, "ומה לגבי עוף?"),  # "between" wants two things, and X names one
     ("Who discovered penicillin?", "What about insulin?"),  # P has no phrase for X to stand in
     (SHABBAT, "What if?"),  # a condition with nothing in it
+    ("What is the capital of France?", "what about the population?"),  # a name and a common noun are not alike
+    ("What was the population of Paris in 2020?", "and London?"),  # a year is a time, not a place for London
+    ("What did Einstein say about quantum mechanics?", "and Bohr?"),
 ])
 def test_what_the_rules_cannot_place_is_joined_whole(previous, question):
     assert after(previous, question) == f"{previous} {question}"

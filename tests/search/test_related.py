@@ -146,3 +146,17 @@ def test_a_gloss_ranked_before_its_ruling_moves_right_after_it(library):
     assert ordered.index(GLOSS) == ordered.index(SEIF) + 1 and sorted(ordered) == sorted(h.chunk.ref for h in hits)
     shown = refs(pipeline(library).ask(GLOSS_QUESTION, top_k=3))
     assert shown.index(GLOSS) == shown.index(SEIF) + 1
+
+
+def test_only_a_named_glossator_s_passage_is_a_gloss():
+    from types import SimpleNamespace
+
+    from search.related import glossed
+
+    def of(ref, parent=None):
+        return SimpleNamespace(chunk=SimpleNamespace(ref=ref, parent_ref=parent))
+
+    assert glossed(of("Shulchan Arukh, Orach Chayim 511:2, Rema", "Shulchan Arukh, Orach Chayim 511:2")) == (
+        "Shulchan Arukh, Orach Chayim 511:2")
+    assert glossed(of("Pirkei Avot 1, Introduction")) is None and glossed(of("X 4, Epilogue", "X 4")) is None
+    assert glossed(of("Shulchan Arukh, Orach Chayim 511:2, Rema", "Shulchan Arukh, Orach Chayim 511")) is None

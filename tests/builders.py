@@ -1,11 +1,13 @@
 """Builders shared by tests in several folders: a store entry from chunk texts, a check that an edited view scores
-exactly as one rebuilt from the store, an answer as the history logs it, a real PDF, and an app over a real library."""
+exactly as one rebuilt from the store, an answer as the history logs it, a real PDF, an app over a real library, and
+the offline pipeline over simanim of the Shulchan Arukh from ../shared."""
+import json
 from pathlib import Path
 
 import numpy as np
+from conftest import CORPUS, FakeClassifier, FakeEmbedder, FakeWriter
 
 from app import create_app
-from conftest import CORPUS, FakeClassifier, FakeEmbedder, FakeWriter
 from generator import Generator
 from hebrew import analyzer
 from ingest import corpus
@@ -164,3 +166,29 @@ def ruled_library(backend, entries=None):
                else PgLibrary.open(backend.db, FakeEmbedder()))
     library.replace_documents(entries or [ruled_entry()])
     return library
+
+
+SHARED_SA = Path(__file__).resolve().parents[2] / "shared" / "data" / "shulchan-arukh" / "shulchan_arukh_he.jsonl"
+
+
+def halacha_pipeline(folder: Path, simanim: set[str]) -> tuple[Retriever, Pipeline, object]:
+    """The offline pipeline (fake embedder and classifier, the real answerability judge) over the seifim of simanim
+    ("Shulchan Arukh, Orach Chayim 318") from ../shared, ingested as an upload is: (retriever, pipeline, library)."""
+    from checks.judge import AnswerabilityJudge
+    from checks.verify import Verifier
+    from ingest.jobs import Ingestor
+    from search.library import Library
+    from writers.offline import ExtractiveWriter
+
+    source = folder / "simanim.jsonl"
+    source.write_text("".join(line for line in SHARED_SA.open(encoding="utf-8")
+                              if json.loads(line)["ref"].rsplit(":", 1)[0] in simanim), encoding="utf-8")
+    library = Library.open(folder / "library", FakeEmbedder(), create=True)
+    ingestor = Ingestor(library)
+    ingestor.run(*ingestor.claim(ingestor.submit_file(source, source.name, {"language": "he"}).id))
+    retriever = Retriever(library, FakeEmbedder())
+    writer = ExtractiveWriter(FakeEmbedder(), judge=AnswerabilityJudge.load())
+    pipeline = Pipeline(FakeClassifier("explanation"), retriever,
+                        Generator({"offline": writer}, "offline", verifier=Verifier(FakeEmbedder(), 0.0)),
+                        store=library.store, relations=library.relations)
+    return retriever, pipeline, library

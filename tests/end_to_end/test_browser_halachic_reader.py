@@ -4,29 +4,18 @@ do not answer is declined with the nearest passages named and cited, and no decl
 catalog labels Orach Chayim 670-680 from their numbers.
 
 The Shulchan Arukh's simanim come from ../shared, with the fake embedder and the real answerability judge."""
-import json
 import re
-from pathlib import Path
 
 import pytest
 
 from app import create_app
 from browser import OUTPUT, ask, require_chromium
-from checks.judge import AnswerabilityJudge
-from checks.verify import Verifier
-from conftest import FakeClassifier, FakeEmbedder
-from generator import Generator
+from builders import SHARED_SA, halacha_pipeline
 from hebrew.numerals import numbered
-from ingest.jobs import Ingestor
-from pipeline import Pipeline
 from question.halacha import RABBI
-from retrieval import Retriever
-from search.library import Library
-from writers.offline import ExtractiveWriter
 
 require_chromium()
 
-SHARED_SA = Path(__file__).resolve().parents[3] / "shared" / "data" / "shulchan-arukh" / "shulchan_arukh_he.jsonl"
 OC, YD = "Shulchan Arukh, Orach Chayim", "Shulchan Arukh, Yoreh De'ah"
 SIMANIM = {f"{OC} {n}" for n in (318, 511, *range(670, 681))} | {f"{YD} {n}" for n in (87, 89)}
 
@@ -36,16 +25,7 @@ pytestmark = pytest.mark.skipif(not SHARED_SA.exists(), reason="../shared/data/s
 @pytest.fixture(scope="module")
 def app(tmp_path_factory):
     folder = tmp_path_factory.mktemp("reader")
-    source = folder / "simanim.jsonl"
-    source.write_text("".join(line for line in SHARED_SA.open(encoding="utf-8")
-                              if json.loads(line)["ref"].rsplit(":", 1)[0] in SIMANIM), encoding="utf-8")
-    library = Library.open(folder / "library", FakeEmbedder(), create=True)
-    ingestor = Ingestor(library)
-    ingestor.run(*ingestor.claim(ingestor.submit_file(source, source.name, {"language": "he"}).id))
-    writer = ExtractiveWriter(FakeEmbedder(), judge=AnswerabilityJudge.load())
-    pipeline = Pipeline(FakeClassifier("explanation"), Retriever(library, FakeEmbedder()),
-                        Generator({"offline": writer}, "offline", verifier=Verifier(FakeEmbedder(), 0.0)),
-                        store=library.store, relations=library.relations)
+    _, pipeline, library = halacha_pipeline(folder, SIMANIM)
     return create_app({"TESTING": True, "HISTORY_DB": str(folder / "history.sqlite3")}, pipeline=pipeline,
                       library=library)
 

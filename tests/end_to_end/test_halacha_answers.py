@@ -8,18 +8,10 @@ from pathlib import Path
 import pytest
 
 from app import create_app
-from conftest import FakeClassifier, FakeEmbedder
-from generator import Generator
-from ingest.jobs import Ingestor
-from pipeline import Pipeline
+from builders import SHARED_SA, halacha_pipeline
+from checks.verify import split_claims
 from question.halacha import rabbi_line, rules
-from retrieval import Retriever
-from search.library import Library
-from checks.judge import AnswerabilityJudge
-from writers.offline import ExtractiveWriter
-from checks.verify import Verifier, split_claims
 
-SHARED_SA = Path(__file__).resolve().parents[3] / "shared" / "data" / "shulchan-arukh" / "shulchan_arukh_he.jsonl"
 QUESTIONS = Path(__file__).resolve().parents[2] / "data" / "eval" / "halacha-he"
 
 pytestmark = pytest.mark.skipif(not SHARED_SA.exists(), reason="../shared/data/shulchan-arukh is not beside the project")
@@ -28,17 +20,7 @@ pytestmark = pytest.mark.skipif(not SHARED_SA.exists(), reason="../shared/data/s
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
     simanim = {line.split("\t")[1].rsplit(":", 1)[0] for line in (QUESTIONS / "qrels" / "test.tsv").read_text().splitlines()[1:]}
-    folder = tmp_path_factory.mktemp("halacha")
-    source = folder / "simanim.jsonl"
-    source.write_text("".join(line for line in SHARED_SA.open(encoding="utf-8")
-                              if json.loads(line)["ref"].rsplit(":", 1)[0] in simanim), encoding="utf-8")
-    library = Library.open(folder / "library", FakeEmbedder(), create=True)
-    ingestor = Ingestor(library)
-    ingestor.run(*ingestor.claim(ingestor.submit_file(source, source.name, {"language": "he"}).id))
-    writer = ExtractiveWriter(FakeEmbedder(), judge=AnswerabilityJudge.load())
-    pipeline = Pipeline(FakeClassifier("explanation"), Retriever(library, FakeEmbedder()),
-                        Generator({"offline": writer}, "offline", verifier=Verifier(FakeEmbedder(), 0.0)),
-                        store=library.store, relations=library.relations)
+    _, pipeline, _ = halacha_pipeline(tmp_path_factory.mktemp("halacha"), simanim)
     return create_app({"TESTING": True}, pipeline=pipeline).test_client()
 
 

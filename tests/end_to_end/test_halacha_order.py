@@ -3,25 +3,14 @@ judge), through /api/query: a gloss of the Rema is shown right after the ruling 
 search found only the gloss) and numbered so; a decline names the nearest passages by reference, cited, also for an
 English question over the Hebrew texts, and ends with no rabbi line; a Hebrew follow-up becomes one standalone
 question that keeps its own words and drops its opener."""
-import json
-from pathlib import Path
 
 import pytest
 
 from app import create_app
+from builders import SHARED_SA, halacha_pipeline
 from checks.declines import NEAREST
-from checks.judge import AnswerabilityJudge
-from checks.verify import Verifier
-from conftest import FakeClassifier, FakeEmbedder
-from generator import Generator
-from ingest.jobs import Ingestor
-from pipeline import Pipeline
 from question.halacha import rabbi_line
-from retrieval import Retriever
-from search.library import Library
-from writers.offline import ExtractiveWriter
 
-SHARED_SA = Path(__file__).resolve().parents[3] / "shared" / "data" / "shulchan-arukh" / "shulchan_arukh_he.jsonl"
 SIMANIM = {f"Shulchan Arukh, Orach Chayim {n}" for n in (58, 318, 511, 671, 672)} | {
     f"Shulchan Arukh, Yoreh De'ah {n}" for n in (87, 88, 89)}
 QUESTIONS = ["האם מותר לחמם מים בשבת?", "האם מותר לבשל ביום טוב?", "כמה זמן צריך לחכות בין בשר לחלב?",
@@ -32,18 +21,7 @@ pytestmark = pytest.mark.skipif(not SHARED_SA.exists(), reason="../shared/data/s
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("order")
-    source = folder / "simanim.jsonl"
-    source.write_text("".join(line for line in SHARED_SA.open(encoding="utf-8")
-                              if json.loads(line)["ref"].rsplit(":", 1)[0] in SIMANIM), encoding="utf-8")
-    library = Library.open(folder / "library", FakeEmbedder(), create=True)
-    ingestor = Ingestor(library)
-    ingestor.run(*ingestor.claim(ingestor.submit_file(source, source.name, {"language": "he"}).id))
-    retriever = Retriever(library, FakeEmbedder())
-    writer = ExtractiveWriter(FakeEmbedder(), judge=AnswerabilityJudge.load())
-    pipeline = Pipeline(FakeClassifier("explanation"), retriever,
-                        Generator({"offline": writer}, "offline", verifier=Verifier(FakeEmbedder(), 0.0)),
-                        store=library.store, relations=library.relations)
+    retriever, pipeline, _ = halacha_pipeline(tmp_path_factory.mktemp("order"), SIMANIM)
     return retriever, create_app({"TESTING": True}, pipeline=pipeline).test_client()
 
 

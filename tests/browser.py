@@ -53,6 +53,18 @@ def checked_pipeline(writer, docs=CORPUS):
     return Pipeline(FakeClassifier(), make_retriever(docs), generator, {"library": {"chunks": len(docs)}})
 
 
+def open_page(browser, server, locale="en-US", height=800):
+    """A page on the app in a fresh context (its own storage and cookies) whose browser speaks locale; script errors
+    are collected in page.errors and dialogs accepted. Close it with page.context.close()."""
+    context = browser.new_context(locale=locale, viewport={"width": 1100, "height": height})
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.goto(server.url)
+    return page
+
+
 def reviewer_view(page):
     """Switch the page to the reviewer's view in Settings: review controls, passage scores and Remove buttons shown."""
     page.click("#settings-panel summary")

@@ -10,7 +10,7 @@ import re
 from playwright.sync_api import expect
 
 from accounts.passwords import hash_password
-from browser import OUTPUT, ask, require_chromium
+from browser import OUTPUT, ask, open_page, require_chromium
 from builders import BOOK, library_app, upload, wait_for
 from conftest import FakeWriter
 
@@ -21,18 +21,7 @@ HEBREW_TITLE = "תה וקומקומים"  # a Hebrew course whose lessons are na
 HEBREW_BOOK = BOOK.replace("Kettles and Tea", HEBREW_TITLE).encode()
 HEBREW_LETTER = re.compile(r"[\u0590-\u05FF]")
 SCORE_WORDS = re.compile(r"\b(BM25|dense|hybrid|cross-encoder|fused)\b")
-WIDTH = 1100
-
-
-def open_page(browser, server, locale="en-US"):
-    """A page in a fresh context (its own storage and cookies) whose browser speaks locale; errors collected."""
-    context = browser.new_context(locale=locale, viewport={"width": WIDTH, "height": 800})
-    page = context.new_page()
-    page.errors = []
-    page.on("pageerror", lambda error: page.errors.append(str(error)))
-    page.on("dialog", lambda dialog: dialog.accept())
-    page.goto(server.url)
-    return page
+WIDTH = 1100  # open_page's viewport
 
 
 def box(page, selector):

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from accounts.passwords import hash_password
 from app import create_app
-from browser import OUTPUT, ask, require_chromium
+from browser import OUTPUT, ask, open_page, require_chromium
 from builders import BOOK, library_app
 from conftest import FakeWriter, make_pipeline
 from models import Draft
@@ -29,17 +29,6 @@ class QuotingWriter(FakeWriter):
     def write(self, request):
         first = SENTENCE.split(" ".join(request.hits[0].chunk.text.split()))[0]
         return Draft(f"{first} [1]")
-
-
-def open_page(browser, server):
-    """A fresh browser context (its own cookies) on the page; script errors are collected in page.errors."""
-    context = browser.new_context(viewport={"width": 1100, "height": 800})
-    page = context.new_page()
-    page.errors = []
-    page.on("pageerror", lambda error: page.errors.append(str(error)))
-    page.on("dialog", lambda dialog: dialog.accept())
-    page.goto(server.url)
-    return page
 
 
 def sign_in(browser, server, name):

@@ -23,7 +23,7 @@ from search.reranker import Reranker
 from search.section_look import with_sections
 from search.section_filters import SECTION_FILTERS, section_keys
 from search.section_filters import wanted as sections_wanted
-from search.view import Scope, top
+from search.view import Candidates, Scope, top
 
 MODES = ("bm25", "dense", "hybrid", "rerank")
 FUSIONS = ("weighted", "rrf")
@@ -112,44 +112,39 @@ class Retriever:
         if mode == "rerank" and not self.reranker:
             raise ValueError("mode 'rerank' needs a cross-encoder; set RERANKER_MODEL")
         lap = Laps({} if timings is None else timings)
-        keys, bm25, dense, lexical_max = self.candidates(view, query, mode, candidates or cfg.candidates,
-                                                         self.scope(filters, hidden), lap)
-        fused = self.fused(dense, bm25, lexical_max, mode, hebrew)
-        found = None  # every candidate's chunk, read only when the boosts need them
+        found = self.candidates(view, query, mode, candidates or cfg.candidates, self.scope(filters, hidden), lap)
+        keys, bm25, dense = found.keys, found.bm25, found.dense
+        fused = self.fused(dense, bm25, found.bm25_max, mode, hebrew)
+        rows = None  # every candidate's chunk, read only when the boosts need them
         looking_again = mode in ("hybrid", "rerank") and len(keys)
         if cfg.community_boost and looking_again:
-            found = view.chunks_of(keys)
-            fused = fused + np.array([authority_boost(chunk, community) for chunk in found])
+            rows = view.chunks_of(keys)
+            fused = fused + np.array([authority_boost(chunk, community) for chunk in rows])
         if cfg.section_weight and looking_again:  # a passage with its section's best: the siman found by its seifim
-            refs = view.refs_of(keys) if found is None else [c.ref if c is not None else None for c in found]
-            fused = with_sections(fused, refs, cfg.section_weight)
+            fused = with_sections(fused, refs_of(view, found, rows), cfg.section_weight)
         depth = cfg.rerank_depth if mode == "rerank" else 0
         order = top({"bm25": bm25, "dense": dense}.get(mode, fused), max(top_k, depth))
-        chunks = view.chunks_of(keys[order]) if found is None else [found[i] for i in order]
+        # the shown passages and what lies around each that may be shown, in one read
+        chunks, around = view.passages(keys[order], max(top_k, depth)) if rows is None else ([rows[i] for i in order], {})
         hits = [Hit(chunk.bounded(), float(bm25[i]), float(dense[i]), float(fused[i]), position=int(keys[i]))
                 for chunk, i in zip(chunks, order) if chunk is not None]  # None: removed since it was found
         lap("fusion")
         if depth and hits:
             hits = self.rerank(query, hits, depth)
             lap("rerank")
-        return with_context(view, hits[:top_k])
+        return with_context(view, hits[:top_k], around)
 
-    def candidates(self, view, query: str, mode: str, candidates: int, scope: Scope, lap) -> tuple:
+    def candidates(self, view, query: str, mode: str, candidates: int, scope: Scope, lap) -> Candidates:
         """The union of BM25's and dense search's best candidates (one of them for a one-stage mode), with each
-        candidate's BM25 and cosine scores and the query's best BM25 score: (keys, bm25, dense, bm25 max)."""
-        keys, lexical, query_vector = np.zeros(0, dtype=np.int64), None, None
-        if mode != "dense":
-            lexical = view.lexical(self.bm25_words(query), candidates, scope)  # a word counts by its best form
-            keys = lexical.top
-            lap("bm25")
+        candidate's BM25 and cosine scores and the query's best BM25 score, asked of the view at once."""
+        vector = None
         if mode != "bm25":
-            query_vector = self.embedder.embed_queries([self.dense_text(query, view.vocabulary)])[0]
+            vector = self.embedder.embed_queries([self.dense_text(query, view.vocabulary)])[0]
             lap("embed_query")
-            keys = np.union1d(keys, view.nearest(query_vector, candidates, scope)).astype(np.int64)
-            lap("dense")
-        dense = view.cosines(keys, query_vector) if query_vector is not None else np.zeros(len(keys))
-        bm25 = lexical.scores_of(keys) if lexical else np.zeros(len(keys))
-        return keys, bm25, dense, lexical.max if lexical else 0.0
+        # a word counts by its best form
+        found = view.candidates(self.bm25_words(query) if mode != "dense" else None, vector, candidates, scope)
+        lap("search")
+        return found
 
     def fused(self, dense: np.ndarray, bm25: np.ndarray, bm25_max: float, mode: str, hebrew: bool) -> np.ndarray:
         """The candidates' fused scores: reciprocal rank fusion when FUSION is rrf, else weighted by alpha (the
@@ -202,10 +197,17 @@ class Laps:
         self.clock = now
 
 
-def with_context(view, hits: list[Hit]) -> list[Hit]:
-    """The hits with the passages around each in its document, for context."""
+def refs_of(view, found: Candidates, rows: list[Chunk | None] | None) -> list[str | None]:
+    """The canonical ref of each candidate: from its chunk when read, else as the first stage read it, else asked."""
+    if rows is not None:
+        return [c.ref if c is not None else None for c in rows]
+    return found.refs if found.refs is not None else view.refs_of(found.keys)
+
+
+def with_context(view, hits: list[Hit], around: dict | None = None) -> list[Hit]:
+    """The hits with the passages around each in its document, for context (from around, by key, when read)."""
     for hit in hits:
-        before, after = view.neighbours(hit.position)
+        before, after = (around or {}).get(hit.position) or view.neighbours(hit.position)
         hit.context_before = before.bounded().text if before else None
         hit.context_after = after.bounded().text if after else None
     return hits

@@ -16,7 +16,7 @@ import logging
 import math
 import re
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 
 import psycopg
 from pgvector.psycopg import register_vector
@@ -100,11 +100,12 @@ class Database:
         except PoolClosed:
             raise Unavailable("this process closed its connections to the database") from None
 
-    def run(self, work, retries: int = RETRIES):
-        """work(connection) in one transaction, retried on a lost connection or a serialisation failure."""
+    def run(self, work, retries: int = RETRIES, pipelined: bool = False):
+        """work(connection) in one transaction, retried on a lost connection or a serialisation failure; pipelined,
+        its statements are sent together (with BEGIN and COMMIT) and answered in one round trip."""
         for attempt in range(retries + 1):
             try:
-                with self.connection() as conn, conn.transaction():
+                with self.connection() as conn, conn.pipeline() if pipelined else nullcontext(), conn.transaction():
                     return work(conn)
             except (errors.SerializationFailure, errors.DeadlockDetected):
                 if attempt == retries:
@@ -118,12 +119,19 @@ class Database:
             time.sleep(0.1 * 2 ** attempt)
 
     def execute(self, sql: str, args=None) -> list:
-        """The rows of one statement, in its own transaction (retried as `run` retries)."""
-        def work(conn):
-            cursor = conn.execute(sql, args)
-            return cursor.fetchall() if cursor.description else []
+        """The rows of one statement (none for one that returns none), in its own transaction and one round trip."""
+        return self.query(sql, args)
 
-        return self.run(work)
+    def query(self, sql: str, args=None, settings: list[str] = ()) -> list:
+        """The rows of one statement after the settings (each a SET LOCAL), in one transaction sent as one round trip
+        (retried as `run` retries)."""
+        def work(conn):
+            for setting in settings:
+                conn.execute(setting)
+            return conn.execute(sql, args)
+
+        cursor = self.run(work, pipelined=True)  # its rows came back when the pipeline closed
+        return cursor.fetchall() if cursor.description else []
 
     def version(self) -> int:
         """The schema version, 0 when no schema is there yet."""

@@ -256,4 +256,11 @@ MIGRATIONS = [
             updated_by text
         )""",
     ],
+    [  # one statement a search (issue 37): BM25 read from the postings' index alone (it carries tf and length), and
+        # each chunk's vector kept in its row, not out of line, so an exact scan reads no TOAST (chunks stored before
+        # keep theirs out of line until `VACUUM FULL chunks` rewrites them: docs/postgres.md)
+        "ALTER TABLE {schema}.postings DROP CONSTRAINT postings_pkey",
+        "ALTER TABLE {schema}.postings ADD PRIMARY KEY (term_id, chunk) INCLUDE (tf, length)",
+        "ALTER TABLE {schema}.chunks ALTER COLUMN embedding SET STORAGE MAIN",
+    ],
 ]

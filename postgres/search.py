@@ -10,35 +10,58 @@ iteratively when a scope filters it, older ones return what the filter leaves. C
 Does not: fuse scores (retrieval.py) or change the library (postgres/library.py).
 """
 import json
+import time
 
 import numpy as np
 
 from models import Chunk
 from postgres.database import Database
 from search.library import HNSW_EF_SEARCH
-from search.view import Scope
+from search.view import Candidates, Scope
 
 # pgvector's exact scan costs about 22 ms at 8,700 MiniLM vectors on 2 cores (FAISS's flat search 2 ms), so the
 # HNSW index takes over far sooner than the embedded library's 250,000 (bench --backend postgres, README).
 HNSW_ABOVE = 20_000
 EXACT_SCOPE = 20_000
 MAX_EF_SEARCH = 1000  # pgvector's limit
+SIZE_FRESH = 10.0  # seconds a search trusts the library's size it read to choose exact or HNSW search
 
-SCORED = """
-WITH q(word, term) AS (SELECT * FROM unnest(%(words)s::int[], %(terms)s::text[])),
+# BM25 of the query words over the postings the scope allows: a word of one form sums its term's weight straight
+# from the covering index (postings_pkey carries tf and length); a word of several forms counts by its best form
+# in a chunk, so those rows are grouped by (chunk, word) first.
+TERMS = """q(word, term) AS (SELECT * FROM unnest(%(words)s::int[], %(terms)s::text[])),
 s AS (SELECT n, total_length::float8 / greatest(n, 1) AS avgdl, mean_idf, k1, b, epsilon FROM bm25),
-t AS (SELECT DISTINCT q.word, terms.id, ln(s.n - terms.df + 0.5) - ln(terms.df + 0.5) AS raw
-      FROM q JOIN terms ON terms.term = q.term, s),
-per AS (SELECT p.chunk, t.word,
-               max(CASE WHEN t.raw < 0 THEN s.epsilon * s.mean_idf ELSE t.raw END
-                   * p.tf * (s.k1 + 1) / (p.tf + s.k1 * (1 - s.b + s.b * p.length / s.avgdl))) AS w
-        FROM t JOIN postings p ON p.term_id = t.id, s
-        WHERE {where}
-        GROUP BY p.chunk, t.word)
-SELECT chunk, sum(w) AS score FROM per GROUP BY chunk
-"""
+t AS (SELECT DISTINCT q.word, terms.id, CASE WHEN ln(s.n - terms.df + 0.5) - ln(terms.df + 0.5) < 0
+                                            THEN s.epsilon * s.mean_idf ELSE ln(s.n - terms.df + 0.5) - ln(terms.df + 0.5) END AS idf
+      FROM q JOIN terms ON terms.term = q.term, s)"""
+WEIGHT = "p.tf * (s.k1 + 1) / (p.tf + s.k1 * (1 - s.b + s.b * p.length / s.avgdl))"
+ONE_FORM = f"""{TERMS},
+lexical AS MATERIALIZED (SELECT p.chunk, sum(one.times * one.idf * {WEIGHT}) AS score
+    FROM (SELECT id, count(*) AS times, min(idf) AS idf FROM t GROUP BY id) one
+    JOIN postings p ON p.term_id = one.id, s WHERE {{where}} GROUP BY p.chunk)"""
+SEVERAL_FORMS = f"""{TERMS},
+per AS (SELECT p.chunk, max(t.idf * {WEIGHT}) AS w FROM t JOIN postings p ON p.term_id = t.id, s
+        WHERE {{where}} GROUP BY p.chunk, t.word),
+lexical AS MATERIALIZED (SELECT chunk, sum(w) AS score FROM per GROUP BY chunk)"""
+BEST = "best AS (SELECT chunk FROM lexical WHERE score > 0 ORDER BY score DESC, chunk LIMIT %(k)s)"
+# One search's first stage in one statement: BM25 over the scope, its best k, the k nearest, their union with both
+# scores of each, its ref, and the best BM25 score of the scope (on every row).
+CANDIDATES = """WITH {ctes},
+found AS ({found})
+SELECT f.chunk, coalesce(l.score, 0), {cosine}, c.section_ref, (SELECT coalesce(max(score), 0) FROM lexical)
+FROM found f JOIN chunks c ON c.id = f.chunk LEFT JOIN lexical l ON l.chunk = f.chunk ORDER BY f.chunk"""
+NO_LEXICAL = "lexical(chunk, score) AS (SELECT NULL::bigint, NULL::float8 WHERE false)"
+NEAREST = "near AS (SELECT id AS chunk FROM chunks WHERE {where} ORDER BY {order} LIMIT %(k)s)"
 CHUNK_COLUMNS = ("id, chunk_id, doc_id, title, text, start_offset, end_offset, section_path, section_ref, parent_ref, "
                  "community, era, authority_weight, corpus_tier")
+
+
+def bm25_sql(words: list[list[str]], where: str) -> tuple[str, dict]:
+    """The CTEs that define lexical(chunk, score): the BM25 of the query words (each with its forms) over the
+    postings where allows, and their arguments."""
+    several = any(len(set(forms)) > 1 for forms in words)
+    args = {"words": [i for i, w in enumerate(words) for _ in w], "terms": [t for w in words for t in w]}
+    return (SEVERAL_FORMS if several else ONE_FORM).format(where=where), args
 
 
 def scope_sql(scope: Scope, column: str) -> tuple[str, dict]:
@@ -57,7 +80,7 @@ def scope_sql(scope: Scope, column: str) -> tuple[str, dict]:
 
 
 class Vocabulary:
-    """The library's BM25 terms, asked one at a time (`term in vocabulary`)."""
+    """The library's BM25 terms: `term in vocabulary`, or those of many terms at once (`known`)."""
 
     def __init__(self, db: Database):
         self.db = db
@@ -65,16 +88,22 @@ class Vocabulary:
     def __contains__(self, term: str) -> bool:
         return bool(self.db.execute("SELECT 1 FROM terms WHERE term = %s", (term,)))
 
+    def known(self, terms) -> set[str]:
+        """Those of terms the library has, in one statement (none asked: none sent)."""
+        if not terms:
+            return set()
+        return {r[0] for r in self.db.execute("SELECT term FROM terms WHERE term = ANY(%s)", (list(terms),))}
+
 
 class PgLexical:
     """A query's BM25 over a scope: its best candidates (ids), its best score, and the score of any chunk."""
 
     def __init__(self, db: Database, words: list[list[str]], k: int, scope: Scope):
-        self.db, self.scope = db, scope
-        self.args = {"words": [i for i, w in enumerate(words) for _ in w], "terms": [t for w in words for t in w]}
+        self.db, self.scope, self.words = db, scope, words
         where, extra = scope_sql(scope, "p.chunk")
-        rows = db.execute(SCORED.format(where=where) + " ORDER BY score DESC, chunk LIMIT %(k)s",
-                          {**self.args, **extra, "k": k})
+        ctes, args = bm25_sql(words, where)
+        rows = db.execute(f"WITH {ctes} SELECT chunk, score FROM lexical ORDER BY score DESC, chunk LIMIT %(k)s",
+                          {**args, **extra, "k": k})
         self.found = {chunk: score for chunk, score in rows}
         self.top = np.array([chunk for chunk, score in rows if score > 0], dtype=np.int64)
         self.max = max(0.0, rows[0][1]) if rows else 0.0
@@ -83,8 +112,8 @@ class PgLexical:
         missing = [int(k) for k in keys if int(k) not in self.found]
         if missing:
             where, extra = scope_sql(self.scope, "p.chunk")
-            rows = self.db.execute(SCORED.format(where=f"p.chunk = ANY(%(keys)s) AND {where}"),
-                                   {**self.args, **extra, "keys": missing})
+            ctes, args = bm25_sql(self.words, f"p.chunk = ANY(%(keys)s) AND {where}")
+            rows = self.db.execute(f"WITH {ctes} SELECT chunk, score FROM lexical", {**args, **extra, "keys": missing})
             self.found.update({chunk: 0.0 for chunk in missing} | dict(rows))
         return np.array([self.found[int(k)] for k in keys], dtype=np.float64)
 
@@ -96,9 +125,18 @@ class PgView:
         self.db = db
         self.vocabulary = Vocabulary(db)
         self.iterative = vector_version >= (0, 8)
+        self._size = (-SIZE_FRESH - 1.0, 0)  # (when it was read, the library's size)
 
     def size(self) -> int:
         return int(self.db.execute("SELECT n FROM bm25")[0][0])
+
+    def size_now(self) -> int:
+        """The library's size as the choice of exact or HNSW search reads it: read again after SIZE_FRESH seconds,
+        not on every search (it only chooses how the nearest chunks are found, never what a search may return)."""
+        read_at, size = self._size
+        if time.monotonic() - read_at > SIZE_FRESH:
+            self._size = (time.monotonic(), size := self.size())
+        return size
 
     @staticmethod
     def key_of(position: int) -> int:
@@ -108,6 +146,52 @@ class PgView:
     def lexical(self, words: list[list[str]], k: int, scope: Scope) -> PgLexical:
         return PgLexical(self.db, words, k, scope)
 
+    def candidates(self, words: list[list[str]] | None, vector: np.ndarray | None, k: int, scope: Scope) -> Candidates:
+        """The best k of BM25 and of dense search over scope, with both scores and the ref of each, in one statement
+        (sent with the settings an HNSW search needs in one round trip)."""
+        where, args = scope_sql(scope, "p.chunk")
+        args["k"] = k
+        ctes, found = [NO_LEXICAL], []
+        if words is not None:
+            lexical, extra = bm25_sql(words, where)
+            ctes, args = [lexical, BEST], args | extra
+            found.append("SELECT chunk FROM best")
+        settings = []
+        if vector is not None:
+            args["vector"] = np.asarray(vector, dtype=np.float32)
+            exact = self.exact(scope)
+            settings = [] if exact else self.hnsw_settings(k, scope)
+            ctes.append(NEAREST.format(where=scope_sql(scope, "id")[0],
+                                       order="embedding <#> %(vector)s, id" if exact else "embedding <=> %(vector)s"))
+            found.append("SELECT chunk FROM near")
+        if not found:
+            return Candidates(np.zeros(0, dtype=np.int64), np.zeros(0), np.zeros(0), 0.0, [])
+        sql = CANDIDATES.format(ctes=",\n".join(ctes), found=" UNION ".join(found),
+                                cosine="-(c.embedding <#> %(vector)s)" if vector is not None else "0::float8")
+        rows = self.db.query(sql, args, settings)
+        return Candidates(np.array([r[0] for r in rows], dtype=np.int64), np.array([r[1] for r in rows], dtype=np.float64),
+                          np.array([r[2] for r in rows], dtype=np.float32), max(0.0, rows[0][4]) if rows else 0.0,
+                          [r[3] for r in rows])
+
+    def hnsw_settings(self, k: int, scope: Scope) -> list[str]:
+        """What an HNSW search of k over scope sets first: ef_search of at least k, and on pgvector 0.8+ an iterative
+        scan when a scope filters it."""
+        settings = [f"SET LOCAL hnsw.ef_search = {min(max(k, HNSW_EF_SEARCH), MAX_EF_SEARCH)}"]
+        return settings + (["SET LOCAL hnsw.iterative_scan = relaxed_order"] if scope and self.iterative else [])
+
+    def passages(self, keys: np.ndarray, context: int) -> tuple[list[Chunk | None], dict]:
+        """The chunks of keys (None for one removed since it was found), and the neighbours (before, after) of the
+        first `context` of them by key, in one statement."""
+        columns = ", ".join("n." + c for c in CHUNK_COLUMNS.split(", "))
+        rows = self.db.execute(
+            f"SELECT 0, n.id, {columns} FROM chunks n WHERE n.id = ANY(%(keys)s) UNION ALL "
+            f"SELECT n.seq - h.seq, h.id, {columns} FROM chunks h JOIN chunks n ON n.doc_id = h.doc_id "
+            "AND n.seq IN (h.seq - 1, h.seq + 1) WHERE h.id = ANY(%(around)s)",
+            {"keys": [int(k) for k in keys], "around": [int(k) for k in keys[:context]]})
+        found = {(side, key): chunk(row) for side, key, *row in rows}
+        around = {int(k): (found.get((-1, int(k))), found.get((1, int(k)))) for k in keys[:context]}
+        return [found.get((0, int(k))) for k in keys], around
+
     def nearest(self, vector: np.ndarray, k: int, scope: Scope) -> np.ndarray:
         """Ids of the k chunks nearest the vector: exact for small libraries and selective scopes, else HNSW."""
         where, args = scope_sql(scope, "id")
@@ -116,18 +200,13 @@ class PgView:
             sql = f"SELECT id FROM chunks WHERE {where} ORDER BY embedding <#> %(vector)s, id LIMIT %(k)s"
             return np.array([r[0] for r in self.db.execute(sql, args)], dtype=np.int64)
 
-        def approximate(conn):
-            conn.execute(f"SET LOCAL hnsw.ef_search = {min(max(k, HNSW_EF_SEARCH), MAX_EF_SEARCH)}")
-            if scope and self.iterative:
-                conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
-            return conn.execute(f"SELECT id FROM chunks WHERE {where} ORDER BY embedding <=> %(vector)s LIMIT %(k)s",
-                                args).fetchall()
-
-        return np.array([r[0] for r in self.db.run(approximate)], dtype=np.int64)
+        rows = self.db.query(f"SELECT id FROM chunks WHERE {where} ORDER BY embedding <=> %(vector)s LIMIT %(k)s", args,
+                             self.hnsw_settings(k, scope))
+        return np.array([r[0] for r in rows], dtype=np.int64)
 
     def exact(self, scope: Scope) -> bool:
         """Whether a search over scope is exact: the library is small, or the scope allows few chunks."""
-        if self.size() <= HNSW_ABOVE or (scope.chunks is not None and len(scope.chunks) <= EXACT_SCOPE):
+        if self.size_now() <= HNSW_ABOVE or (scope.chunks is not None and len(scope.chunks) <= EXACT_SCOPE):
             return True
         if scope.documents is None:
             return False

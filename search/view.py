@@ -40,6 +40,33 @@ def top(scores: np.ndarray, k: int) -> np.ndarray:
     return best[np.lexsort((best, -scores[best]))]
 
 
+@dataclass(frozen=True)
+class Candidates:
+    """What a search's first stage found: the union of BM25's and dense search's best chunk keys (ascending), each
+    key's BM25 score and cosine, the query's best BM25 score over the scope, and each key's canonical ref when the
+    backend read them on the way (None: ask refs_of)."""
+
+    keys: np.ndarray
+    bm25: np.ndarray
+    dense: np.ndarray
+    bm25_max: float
+    refs: list[str | None] | None = None
+
+
+def composed(view, words: list[list[str]] | None, vector: np.ndarray | None, k: int, scope: "Scope") -> Candidates:
+    """Candidates asked one question at a time of a view: its lexical, nearest and cosines (None words: no BM25
+    stage, None vector: no dense stage)."""
+    keys, lexical = np.zeros(0, dtype=np.int64), None
+    if words is not None:
+        lexical = view.lexical(words, k, scope)
+        keys = np.sort(lexical.top)
+    if vector is not None:
+        keys = np.union1d(keys, view.nearest(vector, k, scope)).astype(np.int64)
+    dense = view.cosines(keys, vector) if vector is not None else np.zeros(len(keys))
+    bm25 = lexical.scores_of(keys) if lexical else np.zeros(len(keys))
+    return Candidates(keys, bm25, dense, lexical.max if lexical else 0.0)
+
+
 class Lexical:
     """A query's BM25 scores over a scope: its best candidates, its best score, and the score of any chunk."""
 
@@ -120,6 +147,14 @@ class View:
         if not len(positions):
             return positions
         return positions[top(self.cosines(positions, vector), k)]
+
+    def candidates(self, words, vector, k: int, scope: Scope) -> Candidates:
+        """The best k of BM25 and of dense search over scope, with both scores of each (search/view.composed)."""
+        return composed(self, words, vector, k, scope)
+
+    def passages(self, keys: np.ndarray, context: int) -> tuple[list[Chunk | None], dict]:
+        """The chunks of keys, and the neighbours (before, after) of the first `context` of them by key."""
+        return self.chunks_of(keys), {int(k): self.neighbours(int(k)) for k in keys[:context]}
 
     def cosines(self, keys: np.ndarray, vector: np.ndarray) -> np.ndarray:
         """The exact inner product of each chunk's stored vector with vector (cosine: both are unit length)."""

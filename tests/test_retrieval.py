@@ -47,7 +47,7 @@ def test_hits_carry_every_stage_score():
     alpha = retriever.config.alpha
     assert hit.hybrid_score == pytest.approx(alpha * hit.dense_score + (1 - alpha) * 1.0)
     assert hit.ce_score is None and hit.score == hit.hybrid_score
-    assert set(timings) == {"bm25", "embed_query", "dense", "fusion"}
+    assert set(timings) == {"embed_query", "search", "fusion"}
 
 
 def test_top_k_and_candidates_bound_the_result():

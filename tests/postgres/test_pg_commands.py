@@ -80,32 +80,26 @@ def test_commands_without_database_url_say_how_to_set_it(tmp_path):
 
 
 class Recording:
-    """A Database stand-in that records the statements of a transaction (the pgvector 0.8 path)."""
+    """A Database stand-in that records the statements it is sent with their settings (the pgvector 0.8 path)."""
 
     def __init__(self):
         self.statements = []
 
     def execute(self, sql, args=None):
-        return [(10_000_000,)] if "FROM bm25" in sql else [(10_000_000,)]
+        return [(10_000_000,)]  # the library's size, and how many chunks a scope allows
 
-    def run(self, work):
-        outer = self
-
-        class Conn:
-            def execute(self, sql, args=None):
-                outer.statements.append(sql)
-                return self
-
-            def fetchall(self):
-                return []
-
-        return work(Conn())
+    def query(self, sql, args=None, settings=()):
+        self.statements += [*settings, sql]
+        return []
 
 
 def test_pgvector_0_8_scans_hnsw_iteratively_when_filtered_and_older_ones_do_not():
     vector = np.zeros(4, dtype=np.float32)
     for version, expected in (((0, 8, 0), True), ((0, 6, 2), False)):
-        db = Recording()
-        PgView(db, version).nearest(vector, 200, Scope(excluded=frozenset({"x"})))
-        assert ("SET LOCAL hnsw.iterative_scan = relaxed_order" in db.statements) is expected
-        assert "SET LOCAL hnsw.ef_search = 256" in db.statements
+        for search in (lambda view, scope: view.nearest(vector, 200, scope),
+                       lambda view, scope: view.candidates([["x"]], vector, 200, scope)):
+            db = Recording()
+            search(PgView(db, version), Scope(excluded=frozenset({"x"})))
+            assert ("SET LOCAL hnsw.iterative_scan = relaxed_order" in db.statements) is expected
+            assert "SET LOCAL hnsw.ef_search = 256" in db.statements
+            assert "embedding <=> %(vector)s" in db.statements[-1]  # the index's order, not the exact scan's

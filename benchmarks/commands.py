@@ -21,9 +21,17 @@ from benchmarks.load import load_command
               help="postgres: PostgreSQL + pgvector beside the embedded figures (DATABASE_URL, else a pgserver).")
 @click.option("--hnsw-max", default=100_000, show_default=True,
               help="With --backend postgres: the largest size that also builds HNSW indexes (slow on 2 cores).")
+@click.option("--scale", default="", help="With --backend postgres: instead, load libraries of these many chunks into "
+              "PostgreSQL and search them (comma-separated; 1000000 takes about an hour on 2 cores).")
+@click.option("--sweep", default="", help="With --scale: also rebuild HNSW at the first size with these m:ef_construction "
+              "pairs (comma-separated, e.g. 16:128,24:100) and measure each.")
 @with_appcontext
-def bench_command(sizes: str, queries: int, no_compare: bool, worker_chunks: int, backend: str, hnsw_max: int):
+def bench_command(sizes: str, queries: int, no_compare: bool, worker_chunks: int, backend: str, hnsw_max: int,
+                  scale: str, sweep: str):
     """Per-stage latency, build time, memory, and BM25 against rank_bm25; the last line is JSON."""
+    if backend == "postgres" and scale:
+        return bench_scale_command(numbers(scale, "--scale"), [tuple(numbers(pair, "--sweep", ":")) for pair in
+                                                               sweep.split(",") if pair])
     if backend == "postgres":
         return bench_postgres_command([int(s) for s in sizes.split(",") if s], hnsw_max)
     from benchmarks import benchmark
@@ -54,16 +62,70 @@ def bench_command(sizes: str, queries: int, no_compare: bool, worker_chunks: int
     click.echo(json.dumps(report))
 
 
-def bench_postgres_command(sizes: list[int], hnsw_max: int):
-    """The PostgreSQL backend beside the embedded one (benchmarks/bench_postgres.py); the last line is JSON."""
-    from benchmarks import bench_postgres
-    from benchmarks.load import QUESTIONS
+def numbers(text: str, option: str, sep: str = ",") -> list[int]:
+    try:
+        found = [int(part) for part in text.split(sep) if part.strip()]
+    except ValueError:
+        raise click.BadParameter(f"give whole numbers separated by '{sep}', not {text!r}", param_hint=option) from None
+    if not found or min(found) < 1:
+        raise click.BadParameter("give numbers of 1 or more", param_hint=option)
+    return found
+
+
+def bench_scale_command(sizes: list[int], sweep: list[tuple[int, int]]):
+    """PostgreSQL at size (benchmarks/bench_pg_scale.py); the last line is JSON."""
+    from benchmarks import bench_pg_scale
+    from benchmarks.bench_postgres import server_url
     from search.embedding import Embedder
     from search.library import load
 
     settings = current()
     library = load(Path(settings.library.dir), Embedder.load(settings.models.embedding_model))
-    figures = bench_postgres.report(sizes, hnsw_max, library, list(QUESTIONS) * 4, 50, log=click.echo)
+    url, server = server_url()
+    try:
+        figures = bench_pg_scale.report(url, library, sizes, sweep, log=click.echo)
+    finally:
+        if server is not None:
+            server.cleanup()
+    for row in figures["sizes"]:
+        click.echo(scale_lines(row))
+    click.echo(json.dumps(figures))
+
+
+def scale_lines(row: dict) -> str:
+    """A size's figures in words: build, disk, searches (p50/p95 ms), HNSW recall, a write."""
+    def ms(name):
+        return f"{row[name]['p50_ms']:.1f}/{row[name]['p95_ms']:.1f}"
+
+    build, disk = row["build_s"], row["disk_mb"]
+    lines = [f"{row['chunks']:,} chunks ({row['real_vectors']:,} real vectors): built in {build['total']} s (HNSW "
+             f"{build['hnsw']} s, postings {build['postings']} s + index {build['postings index']} s); on disk "
+             f"{disk['database']:,} MB: chunks {disk['chunks']:,} + TOAST {disk['chunks_toast']:,}, HNSW {disk['hnsw']:,},"
+             f" postings {disk['postings']:,} + index {disk['postings_index']:,}, terms {disk['terms']:,}",
+             f"  search (one statement) {ms('search')} ms, with a filter {ms('search_filtered')} ms; BM25 alone "
+             f"{ms('bm25')}, nearest alone {ms('nearest')}, filtered {ms('nearest_filtered')} ({row['nearest_filtered_rows']}"
+             f" rows of 200); passages {ms('passages')}; exact scan {ms('exact_scan')}  [p50/p95 ms]"]
+    for name, by_ef in row["hnsw"].items():
+        build_note = f" (built in {by_ef['build_s']} s, {by_ef['index_mb']} MB)" if "build_s" in by_ef else ""
+        lines.append(f"  HNSW {name}{build_note}: " + ", ".join(
+            f"{ef} recall@10 {v['recall@10']} (top 10 in 200: {v['top10_in_candidates']}, {v['p50_ms']:.1f} ms)"
+            for ef, v in by_ef.items() if ef.startswith("ef")))
+    lines.append(f"  one document of 10 passages: added in {row['write']['add_s']} s, removed in {row['write']['remove_s']} s")
+    return "\n".join(lines)
+
+
+def bench_postgres_command(sizes: list[int], hnsw_max: int):
+    """The PostgreSQL backend beside the embedded one (benchmarks/bench_postgres.py); the last line is JSON."""
+    from benchmarks import bench_postgres
+    from benchmarks.load import QUESTIONS, read_questions
+    from search.embedding import Embedder
+    from search.library import load
+
+    settings = current()
+    library = load(Path(settings.library.dir), Embedder.load(settings.models.embedding_model))
+    asked = Path("data/eval/wiki-asked/queries.jsonl")  # a hundred different questions, else the eight built in
+    questions = read_questions(asked)[:100] if asked.exists() else list(QUESTIONS)
+    figures = bench_postgres.report(sizes, hnsw_max, library, questions, 50, log=click.echo)
     for row in figures["dense"]:
         line = f"{row['chunks']:>9,} vectors: FAISS flat {row['faiss_flat']['p50_ms']:.1f}/{row['faiss_flat']['p95_ms']:.1f}"
         line += f" ms, pgvector exact {row['pgvector_exact']['p50_ms']:.1f}/{row['pgvector_exact']['p95_ms']:.1f} ms"
@@ -74,9 +136,14 @@ def bench_postgres_command(sizes: list[int], hnsw_max: int):
                      f"{row['pgvector_hnsw_rows']} of 200 rows, built in {row['pgvector_hnsw_build_s']} s)")
         click.echo(line + "  [p50/p95]")
     hybrid, ingest, load_run = figures["hybrid"], figures["ingest"], figures["concurrency"]
-    click.echo(f"hybrid search, default library ({hybrid['chunks']:,} chunks, imported in {hybrid['import_s']} s): "
-               f"embedded {hybrid['embedded']['p50_ms']:.1f}/{hybrid['embedded']['p95_ms']:.1f} ms, postgres "
-               f"{hybrid['postgres']['p50_ms']:.1f}/{hybrid['postgres']['p95_ms']:.1f} ms; same top 5: {hybrid['same_top5']}")
+    click.echo(f"hybrid search, default library ({hybrid['chunks']:,} chunks, imported in {hybrid['import_s']} s), "
+               f"{hybrid['questions']} questions: embedded {hybrid['embedded']['p50_ms']:.1f}/"
+               f"{hybrid['embedded']['p95_ms']:.1f} ms, postgres {hybrid['postgres']['p50_ms']:.1f}/"
+               f"{hybrid['postgres']['p95_ms']:.1f} ms ({hybrid['postgres']['p50_ms'] / hybrid['embedded']['p50_ms']:.2f}x "
+               f"at p50); same top 5: {hybrid['same_top5']}")
+    for name in ("embedded", "postgres"):
+        click.echo(f"  {name} stages p50: " + ", ".join(f"{k[:-7]} {v} ms" for k, v in hybrid[name].items()
+                                                        if k.endswith("_p50_ms") and k != "p50_ms"))
     click.echo(f"ingest: embedded {ingest['embedded']['pages_per_minute']} pages/min, "
                f"postgres {ingest['postgres']['pages_per_minute']} pages/min")
     click.echo(f"8 clients, two app servers on one database: p50 {load_run['p50_ms']} ms, p95 {load_run['p95_ms']} ms, "

@@ -1,5 +1,7 @@
-"""`flask --app app load`: N clients ask a running server questions at once; prints requests per second, p50, p95,
-the server's resident memory through the run, and the machine's load before and after.
+"""`flask --app app load`: N clients ask running servers questions at once; prints requests per second, p50, p95,
+each server's resident memory through the run, and the machine's load before and after. Given several servers
+(`--url` again and again: app servers sharing one database), the clients are spread over them, and each server's
+figures come beside the whole run's; a failed question is counted with its status and the server's message.
 
 Each client asks, waits for the answer, and asks again, until the clients together have sent --requests
 questions, or for --seconds (a bounded loop that stops by itself). The questions are eight built-in ones, asked in
@@ -51,22 +53,36 @@ def server_process(url: str) -> dict | None:
         return None
 
 
-def run(url: str, clients: int, requests: int | None = None, timeout: float = 120.0, seconds: float | None = None,
-        questions: list[str] | None = None) -> dict:
-    """Send questions from clients threads, requests of them or for seconds; the figures of the run."""
-    if urlsplit(url).hostname not in LOOPBACK:
-        raise ValueError(f"load only sends traffic to this machine ({', '.join(LOOPBACK)}), not to {url}")
+def reason_of(exc: Exception) -> str:
+    """Why a question failed, short: the HTTP status and the server's message, or the connection's error."""
+    if isinstance(exc, urllib.error.HTTPError):
+        try:
+            return f"{exc.code}: {json.loads(exc.read()).get('error', '')}"[:120]
+        except (OSError, ValueError, AttributeError):
+            return str(exc.code)
+    return str(exc)[:80]
+
+
+def run(url: str | list[str], clients: int, requests: int | None = None, timeout: float = 120.0,
+        seconds: float | None = None, questions: list[str] | None = None) -> dict:
+    """Send questions from clients threads, requests of them or for seconds; the figures of the run. Given several
+    servers (url a list), client i asks server i mod their number, and each server's figures come too."""
+    urls = [url] if isinstance(url, str) else list(url)
+    for each in urls:
+        if urlsplit(each).hostname not in LOOPBACK:
+            raise ValueError(f"load only sends traffic to this machine ({', '.join(LOOPBACK)}), not to {each}")
     if (requests is None) == (seconds is None):
         raise ValueError("give either a number of requests or a number of seconds")
     questions = list(questions or QUESTIONS)
-    endpoint = url.rstrip("/") + "/api/query"
-    lock, latencies, errors, memory = threading.Lock(), [], [], []
+    lock, latencies, errors, memory = threading.Lock(), [], [], {each: [] for each in urls}
+    by_server = {each: ([], []) for each in urls}  # latencies and errors of each server
     counter = iter(range(requests if requests is not None else 10**9))
     started = time.perf_counter()
     deadline = started + seconds if seconds is not None else float("inf")
     finished = threading.Event()
 
-    def client() -> None:
+    def client(server: str) -> None:
+        endpoint = server.rstrip("/") + "/api/query"
         while time.perf_counter() < deadline:
             with lock:
                 n = next(counter, None)
@@ -80,23 +96,28 @@ def run(url: str, clients: int, requests: int | None = None, timeout: float = 12
                     response.read()
                 ok = True
             except (urllib.error.URLError, OSError) as exc:
-                ok, reason = False, str(getattr(exc, "code", None) or exc)[:80]
+                ok, reason = False, reason_of(exc)
             elapsed = (time.perf_counter() - asked) * 1000
             with lock:
                 (latencies.append(elapsed) if ok else errors.append(reason))
+                (by_server[server][0].append(elapsed) if ok else by_server[server][1].append(reason))
+
+    def read_memory() -> None:
+        for each in urls:
+            found = server_process(each)
+            if found:
+                memory[each].append((round(time.perf_counter() - started), found["rss_mb"]))
 
     def watch() -> None:
         while True:
-            found = server_process(url)
-            if found:
-                memory.append((round(time.perf_counter() - started), found["rss_mb"]))
+            read_memory()
             if finished.wait(MEMORY_EVERY):
                 return
 
     load_before = os.getloadavg()
     watcher = threading.Thread(target=watch, daemon=True)
     watcher.start()
-    threads = [threading.Thread(target=client, daemon=True) for _ in range(clients)]
+    threads = [threading.Thread(target=client, args=(urls[i % len(urls)],), daemon=True) for i in range(clients)]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -104,32 +125,43 @@ def run(url: str, clients: int, requests: int | None = None, timeout: float = 12
     elapsed = time.perf_counter() - started
     finished.set()
     watcher.join()
-    after = server_process(url)
-    if after:
-        memory.append((round(time.perf_counter() - started), after["rss_mb"]))
+    read_memory()
+    figures = {"clients": clients, "requests": len(latencies) + len(errors), **summary(latencies, errors, elapsed),
+               "distinct_questions": min(len(questions), len(latencies) + len(errors)),
+               "server_rss_mb": rss(memory[urls[0]]),
+               "machine_load": {"before": [round(x, 2) for x in load_before],
+                                "after": [round(x, 2) for x in os.getloadavg()]}}
+    if len(urls) > 1:
+        figures["servers"] = [{"url": each, **summary(*by_server[each], elapsed), "server_rss_mb": rss(memory[each])}
+                              for each in urls]
+    return figures
+
+
+def summary(latencies: list[float], errors: list[str], elapsed: float) -> dict:
+    """Answered, errors (with up to three distinct reasons), requests a second, p50 and p95 of a run's requests."""
     ordered = sorted(latencies)
-    return {
-        "clients": clients, "requests": len(latencies) + len(errors), "answered": len(latencies),
-        "errors": len(errors), "error_examples": sorted(set(errors))[:3], "seconds": round(elapsed, 2),
-        "distinct_questions": min(len(questions), len(latencies) + len(errors)),
-        "requests_per_second": round(len(latencies) / elapsed, 2) if elapsed else 0.0,
-        "p50_ms": round(statistics.median(ordered), 1) if ordered else None,
-        "p95_ms": round(ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))], 1) if ordered else None,
-        "server_rss_mb": {"first": memory[0][1], "last": memory[-1][1], "max": max(m for _, m in memory),
-                          "readings": memory} if memory else None,
-        "machine_load": {"before": [round(x, 2) for x in load_before],
-                         "after": [round(x, 2) for x in os.getloadavg()]},
-    }
+    return {"answered": len(latencies), "errors": len(errors), "error_examples": sorted(set(errors))[:3],
+            "seconds": round(elapsed, 2), "requests_per_second": round(len(latencies) / elapsed, 2) if elapsed else 0.0,
+            "p50_ms": round(statistics.median(ordered), 1) if ordered else None,
+            "p95_ms": round(ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))], 1) if ordered else None}
+
+
+def rss(readings: list[tuple[int, float]]) -> dict | None:
+    """A server's resident memory through a run: first, last, highest, and every reading (seconds, MB)."""
+    if not readings:
+        return None
+    return {"first": readings[0][1], "last": readings[-1][1], "max": max(m for _, m in readings), "readings": readings}
 
 
 @click.command("load")
-@click.option("--url", default="http://127.0.0.1:5000", show_default=True, help="A running server on this machine.")
+@click.option("--url", "urls", multiple=True, default=("http://127.0.0.1:5000",), show_default=True,
+              help="A running server on this machine; repeat it for several servers (the clients are spread over them).")
 @click.option("--clients", default=8, show_default=True, help="Clients asking at once.")
 @click.option("--requests", "total", type=int, default=None, help="Questions in all, then it stops (default 64).")
 @click.option("--seconds", type=float, default=None, help="Ask for this long instead, then stop (a steady load).")
 @click.option("--questions", "source", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
               help="Ask these (a BEIR queries.jsonl, or one a line) instead of the eight built-in ones.")
-def load_command(url, clients, total, seconds, source):
+def load_command(urls, clients, total, seconds, source):
     """Load a running server with concurrent questions and print requests/s, p50, p95 and its memory."""
     if total is not None and seconds is not None:
         raise click.UsageError("give --requests or --seconds, not both")
@@ -141,7 +173,7 @@ def load_command(url, clients, total, seconds, source):
     if source and not questions:
         raise click.BadParameter(f"{source} holds no questions", param_hint="--questions")
     try:
-        figures = run(url, clients, total, seconds=seconds, questions=questions)
+        figures = run(list(urls), clients, total, seconds=seconds, questions=questions)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--url") from None
     click.echo(json.dumps(figures, indent=2))

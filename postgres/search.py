@@ -24,25 +24,31 @@ from search.view import Candidates, Scope
 HNSW_ABOVE = 20_000
 EXACT_SCOPE = 20_000
 MAX_EF_SEARCH = 1000  # pgvector's limit
+# BM25 of a question of common words groups a row per posting of each word: memory for that in one hash table
+WORK_MEM = "SET LOCAL work_mem = '32MB'"
 SIZE_FRESH = 10.0  # seconds a search trusts the library's size it read to choose exact or HNSW search
 
-# BM25 of the query words over the postings the scope allows: a word of one form sums its term's weight straight
-# from the covering index (postings_pkey carries tf and length); a word of several forms counts by its best form
-# in a chunk, so those rows are grouped by (chunk, word) first.
-TERMS = """q(word, term) AS (SELECT * FROM unnest(%(words)s::int[], %(terms)s::text[])),
-s AS (SELECT n, total_length::float8 / greatest(n, 1) AS avgdl, mean_idf, k1, b, epsilon FROM bm25),
-t AS (SELECT DISTINCT q.word, terms.id, CASE WHEN ln(s.n - terms.df + 0.5) - ln(terms.df + 0.5) < 0
-                                            THEN s.epsilon * s.mean_idf ELSE ln(s.n - terms.df + 0.5) - ln(terms.df + 0.5) END AS idf
-      FROM q JOIN terms ON terms.term = q.term, s)"""
+# BM25 of the query words over the postings the scope allows, each term's postings read from the postings' primary
+# key alone (it carries tf and length; LATERAL keeps the planner to one index range a term): a word of one form
+# adds its term's weight (times the word recurs), a word of several forms (the glossary's, Hebrew prefixes) counts
+# by its best form in a chunk.
+IDF = ("CASE WHEN ln(s.n - terms.df + 0.5) - ln(terms.df + 0.5) < 0 THEN s.epsilon * s.mean_idf "
+       "ELSE ln(s.n - terms.df + 0.5) - ln(terms.df + 0.5) END")
 WEIGHT = "p.tf * (s.k1 + 1) / (p.tf + s.k1 * (1 - s.b + s.b * p.length / s.avgdl))"
-ONE_FORM = f"""{TERMS},
-lexical AS MATERIALIZED (SELECT p.chunk, sum(one.times * one.idf * {WEIGHT}) AS score
-    FROM (SELECT id, count(*) AS times, min(idf) AS idf FROM t GROUP BY id) one
-    JOIN postings p ON p.term_id = one.id, s WHERE {{where}} GROUP BY p.chunk)"""
-SEVERAL_FORMS = f"""{TERMS},
-per AS (SELECT p.chunk, max(t.idf * {WEIGHT}) AS w FROM t JOIN postings p ON p.term_id = t.id, s
-        WHERE {{where}} GROUP BY p.chunk, t.word),
-lexical AS MATERIALIZED (SELECT chunk, sum(w) AS score FROM per GROUP BY chunk)"""
+POSTINGS = "CROSS JOIN LATERAL (SELECT chunk, tf, length FROM postings WHERE term_id = {terms}.id) p"
+LEXICAL = f"""s AS MATERIALIZED (SELECT n, total_length::float8 / greatest(n, 1) AS avgdl, mean_idf, k1, b, epsilon
+                   FROM bm25 LIMIT 1),
+one AS MATERIALIZED (SELECT terms.id, count(*) AS times, min({IDF}) AS idf
+        FROM unnest(%(one)s::text[]) AS q(term) JOIN terms ON terms.term = q.term CROSS JOIN s GROUP BY terms.id),
+several AS MATERIALIZED (SELECT DISTINCT q.word, terms.id, {IDF} AS idf
+        FROM unnest(%(words)s::int[], %(terms)s::text[]) AS q(word, term) JOIN terms ON terms.term = q.term CROSS JOIN s),
+hits AS (SELECT p.chunk, one.times * one.idf * {WEIGHT} AS w FROM one CROSS JOIN s {POSTINGS.format(terms="one")}
+         WHERE {{where}}
+         UNION ALL
+         SELECT chunk, max(w) FROM (SELECT p.chunk, several.word, several.idf * {WEIGHT} AS w
+             FROM several CROSS JOIN s {POSTINGS.format(terms="several")} WHERE {{where}}) best_form
+         GROUP BY chunk, word),
+lexical AS MATERIALIZED (SELECT chunk, sum(w) AS score FROM hits GROUP BY chunk)"""
 BEST = "best AS (SELECT chunk FROM lexical WHERE score > 0 ORDER BY score DESC, chunk LIMIT %(k)s)"
 # One search's first stage in one statement: BM25 over the scope, its best k, the k nearest, their union with both
 # scores of each, its ref, and the best BM25 score of the scope (on every row).
@@ -59,9 +65,9 @@ CHUNK_COLUMNS = ("id, chunk_id, doc_id, title, text, start_offset, end_offset, s
 def bm25_sql(words: list[list[str]], where: str) -> tuple[str, dict]:
     """The CTEs that define lexical(chunk, score): the BM25 of the query words (each with its forms) over the
     postings where allows, and their arguments."""
-    several = any(len(set(forms)) > 1 for forms in words)
-    args = {"words": [i for i, w in enumerate(words) for _ in w], "terms": [t for w in words for t in w]}
-    return (SEVERAL_FORMS if several else ONE_FORM).format(where=where), args
+    several = [(i, form) for i, forms in enumerate(words) if len(set(forms)) > 1 for form in forms]
+    return LEXICAL.format(where=where), {"one": [forms[0] for forms in words if len(set(forms)) == 1],
+                                         "words": [i for i, _ in several], "terms": [form for _, form in several]}
 
 
 def scope_sql(scope: Scope, column: str) -> tuple[str, dict]:
@@ -156,11 +162,11 @@ class PgView:
             lexical, extra = bm25_sql(words, where)
             ctes, args = [lexical, BEST], args | extra
             found.append("SELECT chunk FROM best")
-        settings = []
+        settings = [WORK_MEM]
         if vector is not None:
             args["vector"] = np.asarray(vector, dtype=np.float32)
             exact = self.exact(scope)
-            settings = [] if exact else self.hnsw_settings(k, scope)
+            settings += [] if exact else self.hnsw_settings(k, scope)
             ctes.append(NEAREST.format(where=scope_sql(scope, "id")[0],
                                        order="embedding <#> %(vector)s, id" if exact else "embedding <=> %(vector)s"))
             found.append("SELECT chunk FROM near")

@@ -25,13 +25,48 @@ class Recording(FakeWriter):
         return super().write(request)
 
 
+def serve(app):
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_port}"
+
+
 @pytest.fixture
 def served():
     writer = Recording()
-    server = make_server("127.0.0.1", 0, create_app({"TESTING": True}, pipeline=make_pipeline(writer)), threaded=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_port}", writer
+    server, url = serve(create_app({"TESTING": True}, pipeline=make_pipeline(writer)))
+    yield url, writer
     server.shutdown()
+
+
+def test_two_servers_share_the_clients_and_each_reports(served):
+    url, writer = served
+    other_writer = Recording()
+    other, other_url = serve(create_app({"TESTING": True}, pipeline=make_pipeline(other_writer)))
+    try:
+        result = CliRunner().invoke(load_command, ["--url", url, "--url", other_url, "--clients", "4",
+                                                   "--requests", "12"])
+    finally:
+        other.shutdown()
+    figures = json.loads(result.stdout)
+    assert result.exit_code == 0 and figures["answered"] == 12 and figures["errors"] == 0
+    assert [s["url"] for s in figures["servers"]] == [url, other_url]
+    assert sum(s["answered"] for s in figures["servers"]) == 12 and len(writer.asked) == figures["servers"][0]["answered"]
+    assert all(s["answered"] > 0 and s["server_rss_mb"]["first"] > 0 for s in figures["servers"])
+
+
+def test_a_failed_question_is_counted_with_the_servers_message():
+    from flask import Flask, jsonify
+
+    app = Flask("timing-out")
+    app.post("/api/query")(lambda: (jsonify(error="The library's database took longer than its time limit"), 503))
+    server, url = serve(app)
+    try:
+        figures = run(url, 2, requests=4)
+    finally:
+        server.shutdown()
+    assert figures["answered"] == 0 and figures["errors"] == 4
+    assert figures["error_examples"] == ["503: The library's database took longer than its time limit"]
 
 
 def test_each_question_is_asked_once_before_any_again(served, tmp_path):

@@ -3,7 +3,7 @@
 At each size a library is loaded in bulk into a scratch schema (benchmarks/pg_scale_build.py: real texts, real
 vectors as far as they go), and measured with real questions (wiki-asked's, SQuAD-dev's) through the search the
 app runs (postgres/search.PgView): its first stage (one statement: BM25, the nearest, both scores) with and without
-a filter (a twentieth of the documents), BM25 and the nearest alone, the shown passages' read, the exact scan,
+a filter (a twentieth of the documents) and with DATABASE_BM25_COMMON=skip, BM25 and the nearest alone, the shown passages' read, the exact scan,
 pgvector's HNSW recall@10 against exact search at several ef_search, the sizes on disk, and the time a write of
 one document takes (`--sweep` also rebuilds the HNSW index with other m and ef_construction at the first size).
 Does not: compare with the embedded engine (bench_postgres.py does) or keep what it loads.
@@ -79,13 +79,16 @@ def disk(db: Database) -> dict:
 def searches(db: Database, asked: list[str], queries: np.ndarray, n: int) -> dict:
     """p50/p95 of the app's search statements over real questions."""
     view = PgView(db, db.pgvector_version())
+    skipping = PgView(db, db.pgvector_version(), skip_common=True)  # DATABASE_BM25_COMMON=skip
     words = [Retriever.bm25_words(q) for q in asked]
     documents = (n + PER_DOCUMENT - 1) // PER_DOCUMENT
     share = Scope(documents=frozenset(f"d{d}" for d in range(0, documents, 20)))
     items = range(len(asked))
     out = {"search": timed(lambda i: view.candidates(words[i], queries[i], CANDIDATES, Scope()), items),
            "search_filtered": timed(lambda i: view.candidates(words[i], queries[i], CANDIDATES, share), items),
+           "search_skip_common": timed(lambda i: skipping.candidates(words[i], queries[i], CANDIDATES, Scope()), items),
            "bm25": timed(lambda i: view.candidates(words[i], None, CANDIDATES, Scope()), items),
+           "bm25_skip_common": timed(lambda i: skipping.candidates(words[i], None, CANDIDATES, Scope()), items),
            "nearest": timed(lambda i: view.candidates(None, queries[i], CANDIDATES, Scope()), items),
            "nearest_filtered": timed(lambda i: len(view.candidates(None, queries[i], CANDIDATES, share).keys), items)}
     out["nearest_filtered_rows"] = out["nearest_filtered"]["last"]

@@ -102,8 +102,9 @@ def scale_lines(row: dict) -> str:
              f"{build['hnsw']} s, postings {build['postings']} s + index {build['postings index']} s); on disk "
              f"{disk['database']:,} MB: chunks {disk['chunks']:,} + TOAST {disk['chunks_toast']:,}, HNSW {disk['hnsw']:,},"
              f" postings {disk['postings']:,} + index {disk['postings_index']:,}, terms {disk['terms']:,}",
-             f"  search (one statement) {ms('search')} ms, with a filter {ms('search_filtered')} ms; BM25 alone "
-             f"{ms('bm25')}, nearest alone {ms('nearest')}, filtered {ms('nearest_filtered')} ({row['nearest_filtered_rows']}"
+             f"  search (one statement) {ms('search')} ms, with a filter {ms('search_filtered')} ms, skipping common "
+             f"words {ms('search_skip_common')}; BM25 alone {ms('bm25')} (skipping {ms('bm25_skip_common')}), "
+             f"nearest alone {ms('nearest')}, filtered {ms('nearest_filtered')} ({row['nearest_filtered_rows']}"
              f" rows of 200); passages {ms('passages')}; exact scan {ms('exact_scan')}  [p50/p95 ms]"]
     for name, by_ef in row["hnsw"].items():
         build_note = f" (built in {by_ef['build_s']} s, {by_ef['index_mb']} MB)" if "build_s" in by_ef else ""

@@ -97,6 +97,9 @@ class DatabaseSettings:
     schema: str = setting("DATABASE_SCHEMA", "evidenz")
     pool: int = setting("DATABASE_POOL", 10)
     timeout_ms: int = setting("DATABASE_TIMEOUT_MS", 30_000)
+    # "skip": BM25 in PostgreSQL leaves out the words of more than half the chunks, whose weight rank_bm25 floors
+    # (a large library's cost; docs/postgres.md); "score": every word, the embedded engine's scores
+    bm25_common: str = setting("DATABASE_BM25_COMMON", "score")
 
 
 @dataclass(frozen=True)

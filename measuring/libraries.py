@@ -198,7 +198,8 @@ def in_postgres(settings, searched: library.Library) -> PgLibrary:
     """An evaluation library moved into DATABASE_URL's database, in a schema of its own named after its cache folder,
     filled once (without re-embedding); `eval` then measures the PostgreSQL backend on the same passages."""
     name = "eval_" + hashlib.sha256(str(searched.folder.resolve()).encode()).hexdigest()[:16]
-    moved = PgLibrary.open(database(settings, schema=name), searched.embedder, create_schema=True)
+    moved = PgLibrary.open(database(settings, schema=name), searched.embedder, create_schema=True,
+                           skip_common=settings.database.bm25_common == "skip")
     if moved.store.stats()["chunks"] != searched.store.stats()["chunks"]:
         print(f"copying {searched.folder}/ into PostgreSQL schema {name} (once)", file=sys.stderr)
         import_library(searched.folder, moved)

@@ -46,7 +46,10 @@ def close_database(url: str, schema: str) -> None:
 def open_library(settings: Settings, embedder, create: bool = False):
     """The configured library: its schema in PostgreSQL, or its folder. create: make it when missing."""
     if uses_postgres(settings):
-        return PgLibrary.open(database(settings), embedder, create_schema=create)
+        if settings.database.bm25_common not in ("score", "skip"):
+            raise ValueError(f"DATABASE_BM25_COMMON={settings.database.bm25_common!r} is not one of score, skip")
+        return PgLibrary.open(database(settings), embedder, create_schema=create,
+                              skip_common=settings.database.bm25_common == "skip")
     return Library.open(Path(settings.library.dir), embedder, create=create)
 
 

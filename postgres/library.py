@@ -57,19 +57,20 @@ def create(db: Database, embedder) -> int:
 class PgLibrary(protocols.Library):
     """The library of one schema: its store, its search view, its files and job leases."""
 
-    def __init__(self, db: Database, embedder):
+    def __init__(self, db: Database, embedder, skip_common: bool = False):
         self.db = db
         self.embedder = embedder
         self.store = PgStore(db)
         self.files = PgFiles(db)
         self.leases = PgLeases(db)
-        self.view = PgView(db, db.pgvector_version())
+        self.view = PgView(db, db.pgvector_version(), skip_common)
         self.reembedding: Reembedding | None = None  # passages whose vectors were made from another form of text
         self.sentences = SentenceVectors(embedder, PgTable(db))  # kept sentence vectors, shared by every server
 
     @classmethod
-    def open(cls, db: Database, embedder, create_schema: bool = False) -> "PgLibrary":
-        """The library in db's schema, checked for this embedder (and this Evidenz's schema version)."""
+    def open(cls, db: Database, embedder, create_schema: bool = False, skip_common: bool = False) -> "PgLibrary":
+        """The library in db's schema, checked for this embedder (and this Evidenz's schema version); skip_common:
+        its BM25 leaves out the words of more than half the chunks (DATABASE_BM25_COMMON=skip, postgres/search.py)."""
         if create_schema:
             create(db, embedder)
         require_current(db, len(schema.MIGRATIONS))
@@ -88,7 +89,7 @@ class PgLibrary(protocols.Library):
         if meta.get("analyzer") != analyzer.version():
             raise LibraryError(f"schema {db.schema} was indexed with another text analysis ({meta.get('analyzer')}); "
                                "move the library in again: a new DATABASE_SCHEMA and `flask --app app db import-library`")
-        library = cls(db, embedder)
+        library = cls(db, embedder, skip_common)
         if form_of(embedder) is not None and meta.get("model_form") != embedder.form:
             library._find_stale()
         return library

@@ -39,9 +39,11 @@ POSTINGS = "CROSS JOIN LATERAL (SELECT chunk, tf, length FROM postings WHERE ter
 LEXICAL = f"""s AS MATERIALIZED (SELECT n, total_length::float8 / greatest(n, 1) AS avgdl, mean_idf, k1, b, epsilon
                    FROM bm25 LIMIT 1),
 one AS MATERIALIZED (SELECT terms.id, count(*) AS times, min({IDF}) AS idf
-        FROM unnest(%(one)s::text[]) AS q(term) JOIN terms ON terms.term = q.term CROSS JOIN s GROUP BY terms.id),
+        FROM unnest(%(one)s::text[]) AS q(term) JOIN terms ON terms.term = q.term CROSS JOIN s
+        WHERE NOT (%(skip_common)s AND 2 * terms.df > s.n) GROUP BY terms.id),
 several AS MATERIALIZED (SELECT DISTINCT q.word, terms.id, {IDF} AS idf
-        FROM unnest(%(words)s::int[], %(terms)s::text[]) AS q(word, term) JOIN terms ON terms.term = q.term CROSS JOIN s),
+        FROM unnest(%(words)s::int[], %(terms)s::text[]) AS q(word, term) JOIN terms ON terms.term = q.term CROSS JOIN s
+        WHERE NOT (%(skip_common)s AND 2 * terms.df > s.n)),
 hits AS (SELECT p.chunk, one.times * one.idf * {WEIGHT} AS w FROM one CROSS JOIN s {POSTINGS.format(terms="one")}
          WHERE {{where}}
          UNION ALL
@@ -62,12 +64,13 @@ CHUNK_COLUMNS = ("id, chunk_id, doc_id, title, text, start_offset, end_offset, s
                  "community, era, authority_weight, corpus_tier")
 
 
-def bm25_sql(words: list[list[str]], where: str) -> tuple[str, dict]:
+def bm25_sql(words: list[list[str]], where: str, skip_common: bool = False) -> tuple[str, dict]:
     """The CTEs that define lexical(chunk, score): the BM25 of the query words (each with its forms) over the
-    postings where allows, and their arguments."""
+    postings where allows, and their arguments; skip_common leaves out terms of more than half the chunks."""
     several = [(i, form) for i, forms in enumerate(words) if len(set(forms)) > 1 for form in forms]
     return LEXICAL.format(where=where), {"one": [forms[0] for forms in words if len(set(forms)) == 1],
-                                         "words": [i for i, _ in several], "terms": [form for _, form in several]}
+                                         "words": [i for i, _ in several], "terms": [form for _, form in several],
+                                         "skip_common": skip_common}
 
 
 def scope_sql(scope: Scope, column: str) -> tuple[str, dict]:
@@ -104,10 +107,10 @@ class Vocabulary:
 class PgLexical:
     """A query's BM25 over a scope: its best candidates (ids), its best score, and the score of any chunk."""
 
-    def __init__(self, db: Database, words: list[list[str]], k: int, scope: Scope):
-        self.db, self.scope, self.words = db, scope, words
+    def __init__(self, db: Database, words: list[list[str]], k: int, scope: Scope, skip_common: bool = False):
+        self.db, self.scope, self.words, self.skip_common = db, scope, words, skip_common
         where, extra = scope_sql(scope, "p.chunk")
-        ctes, args = bm25_sql(words, where)
+        ctes, args = bm25_sql(words, where, skip_common)
         rows = db.execute(f"WITH {ctes} SELECT chunk, score FROM lexical ORDER BY score DESC, chunk LIMIT %(k)s",
                           {**args, **extra, "k": k})
         self.found = {chunk: score for chunk, score in rows}
@@ -118,7 +121,7 @@ class PgLexical:
         missing = [int(k) for k in keys if int(k) not in self.found]
         if missing:
             where, extra = scope_sql(self.scope, "p.chunk")
-            ctes, args = bm25_sql(self.words, f"p.chunk = ANY(%(keys)s) AND {where}")
+            ctes, args = bm25_sql(self.words, f"p.chunk = ANY(%(keys)s) AND {where}", self.skip_common)
             rows = self.db.execute(f"WITH {ctes} SELECT chunk, score FROM lexical", {**args, **extra, "keys": missing})
             self.found.update({chunk: 0.0 for chunk in missing} | dict(rows))
         return np.array([self.found[int(k)] for k in keys], dtype=np.float64)
@@ -127,8 +130,8 @@ class PgLexical:
 class PgView:
     """The library as one search reads it; every answer comes from the database as it is now."""
 
-    def __init__(self, db: Database, vector_version: tuple[int, ...] = ()):
-        self.db = db
+    def __init__(self, db: Database, vector_version: tuple[int, ...] = (), skip_common: bool = False):
+        self.db, self.skip_common = db, skip_common
         self.vocabulary = Vocabulary(db)
         self.iterative = vector_version >= (0, 8)
         self._size = (-SIZE_FRESH - 1.0, 0)  # (when it was read, the library's size)
@@ -150,7 +153,7 @@ class PgView:
         return int(position)
 
     def lexical(self, words: list[list[str]], k: int, scope: Scope) -> PgLexical:
-        return PgLexical(self.db, words, k, scope)
+        return PgLexical(self.db, words, k, scope, self.skip_common)
 
     def candidates(self, words: list[list[str]] | None, vector: np.ndarray | None, k: int, scope: Scope) -> Candidates:
         """The best k of BM25 and of dense search over scope, with both scores and the ref of each, in one statement
@@ -159,7 +162,7 @@ class PgView:
         args["k"] = k
         ctes, found = [NO_LEXICAL], []
         if words is not None:
-            lexical, extra = bm25_sql(words, where)
+            lexical, extra = bm25_sql(words, where, self.skip_common)
             ctes, args = [lexical, BEST], args | extra
             found.append("SELECT chunk FROM best")
         settings = [WORK_MEM]

@@ -80,3 +80,18 @@ def test_the_schema_reads_bm25_from_an_index_and_keeps_vectors_in_their_rows(pg_
     storage = pg_db.execute("SELECT attstorage FROM pg_attribute WHERE attrelid = 'chunks'::regclass "
                             "AND attname = 'embedding'")
     assert storage == [("m",)]
+
+
+def test_skipping_common_words_leaves_out_only_the_terms_of_more_than_half_the_chunks(library):
+    from postgres.search import PgView
+
+    view, skipping = library.current(), PgView(library.db, (), skip_common=True)
+    n = view.size()
+    common = library.db.execute("SELECT term FROM terms WHERE 2 * df > %s ORDER BY df DESC LIMIT 1", (n,))[0][0]
+    rare = library.db.execute("SELECT term FROM terms WHERE 2 * df <= %s ORDER BY df, term LIMIT 1", (n,))[0][0]
+    keys = np.arange(1, 200, dtype=np.int64)
+    alone = skipping.lexical([[common]], 50, Scope())
+    assert alone.max == 0 and not len(alone.top)  # the common word scores nothing
+    np.testing.assert_allclose(skipping.lexical([[common], [rare]], 50, Scope()).scores_of(keys),
+                               view.lexical([[rare]], 50, Scope()).scores_of(keys), atol=1e-9)
+    assert view.lexical([[common]], 50, Scope()).max > 0  # scored as the embedded engine scores it by default

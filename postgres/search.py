@@ -51,14 +51,28 @@ hits AS (SELECT p.chunk, one.times * one.idf * {WEIGHT} AS w FROM one CROSS JOIN
              FROM several CROSS JOIN s {POSTINGS.format(terms="several")} WHERE {{where}}) best_form
          GROUP BY chunk, word),
 lexical AS MATERIALIZED (SELECT chunk, sum(w) AS score FROM hits GROUP BY chunk)"""
-BEST = "best AS (SELECT chunk FROM lexical WHERE score > 0 ORDER BY score DESC, chunk LIMIT %(k)s)"
-# One search's first stage in one statement: BM25 over the scope, its best k, the k nearest, their union with both
-# scores of each, its ref, and the best BM25 score of the scope (on every row).
+BEST = "best AS (SELECT chunk, score FROM lexical WHERE score > 0 ORDER BY score DESC, chunk LIMIT %(k)s)"
+NO_BEST = "best(chunk, score) AS (SELECT NULL::bigint, NULL::float8 WHERE false)"
+NO_NEAR = "near(chunk) AS (SELECT NULL::bigint WHERE false)"
+# The BM25 of the nearest chunks that are not among BM25's best, each (term, chunk) one probe of the postings' key:
+# a few thousand probes instead of joining every scored chunk (OFFSET 0 keeps the planner from flattening them).
+PROBE = "CROSS JOIN LATERAL (SELECT tf, length FROM postings WHERE term_id = {terms}.id AND chunk = rest.chunk OFFSET 0) p"
+REST_SCORED = f"""rest_scored AS (SELECT chunk, sum(w) AS score FROM (
+    SELECT rest.chunk, one.times * one.idf * {WEIGHT} AS w FROM rest CROSS JOIN one CROSS JOIN s {PROBE.format(terms="one")}
+    UNION ALL
+    SELECT chunk, max(w) FROM (SELECT rest.chunk, several.word, several.idf * {WEIGHT} AS w
+        FROM rest CROSS JOIN several CROSS JOIN s {PROBE.format(terms="several")}) best_form GROUP BY chunk, word
+    ) rest_hits GROUP BY chunk)"""
+NO_REST_SCORED = "rest_scored(chunk, score) AS (SELECT NULL::bigint, NULL::float8 WHERE false)"
+# One search's first stage in one statement: BM25 over the scope and its best k with their scores, the k nearest
+# and their BM25, the cosine and ref of each, and the best BM25 score of the scope (on every row).
 CANDIDATES = """WITH {ctes},
-found AS ({found})
-SELECT f.chunk, coalesce(l.score, 0), {cosine}, c.section_ref, (SELECT coalesce(max(score), 0) FROM lexical)
-FROM found f JOIN chunks c ON c.id = f.chunk LEFT JOIN lexical l ON l.chunk = f.chunk ORDER BY f.chunk"""
-NO_LEXICAL = "lexical(chunk, score) AS (SELECT NULL::bigint, NULL::float8 WHERE false)"
+rest AS (SELECT chunk FROM near WHERE NOT EXISTS (SELECT 1 FROM best WHERE best.chunk = near.chunk)),
+{rest_scored},
+found AS (SELECT chunk, score FROM best
+          UNION ALL SELECT rest.chunk, coalesce(rest_scored.score, 0) FROM rest LEFT JOIN rest_scored USING (chunk))
+SELECT f.chunk, f.score, {cosine}, c.section_ref, (SELECT coalesce(max(score), 0) FROM best)
+FROM found f JOIN chunks c ON c.id = f.chunk ORDER BY f.chunk"""
 NEAREST = "near AS (SELECT id AS chunk FROM chunks WHERE {where} ORDER BY {order} LIMIT %(k)s)"
 CHUNK_COLUMNS = ("id, chunk_id, doc_id, title, text, start_offset, end_offset, section_path, section_ref, parent_ref, "
                  "community, era, authority_weight, corpus_tier")
@@ -160,11 +174,10 @@ class PgView:
         (sent with the settings an HNSW search needs in one round trip)."""
         where, args = scope_sql(scope, "p.chunk")
         args["k"] = k
-        ctes, found = [NO_LEXICAL], []
+        ctes, rest_scored = [NO_BEST], NO_REST_SCORED
         if words is not None:
             lexical, extra = bm25_sql(words, where, self.skip_common)
-            ctes, args = [lexical, BEST], args | extra
-            found.append("SELECT chunk FROM best")
+            ctes, args, rest_scored = [lexical, BEST], args | extra, REST_SCORED
         settings = [WORK_MEM]
         if vector is not None:
             args["vector"] = np.asarray(vector, dtype=np.float32)
@@ -172,10 +185,11 @@ class PgView:
             settings += [] if exact else self.hnsw_settings(k, scope)
             ctes.append(NEAREST.format(where=scope_sql(scope, "id")[0],
                                        order="embedding <#> %(vector)s, id" if exact else "embedding <=> %(vector)s"))
-            found.append("SELECT chunk FROM near")
-        if not found:
+        else:
+            ctes.append(NO_NEAR)
+        if words is None and vector is None:
             return Candidates(np.zeros(0, dtype=np.int64), np.zeros(0), np.zeros(0), 0.0, [])
-        sql = CANDIDATES.format(ctes=",\n".join(ctes), found=" UNION ".join(found),
+        sql = CANDIDATES.format(ctes=",\n".join(ctes), rest_scored=rest_scored,
                                 cosine="-(c.embedding <#> %(vector)s)" if vector is not None else "0::float8")
         rows = self.db.query(sql, args, settings)
         return Candidates(np.array([r[0] for r in rows], dtype=np.int64), np.array([r[1] for r in rows], dtype=np.float64),

@@ -79,17 +79,9 @@ def load(db: Database, embedder, texts: list[str], vectors: np.ndarray, m: int, 
     step("postings by chunk", lambda: db.execute("CREATE INDEX postings_chunk ON postings (chunk)"))
     step("postings' foreign key", lambda: db.execute(
         "ALTER TABLE postings ADD FOREIGN KEY (chunk) REFERENCES chunks(id) ON DELETE CASCADE"))
-    step("vacuum analyze", lambda: vacuum(db))
+    step("vacuum analyze", lambda: db.vacuum("chunks", "postings", "terms"))
     step("hnsw", lambda: build_hnsw(db, m, ef_construction))
     return step.seconds
-
-
-def vacuum(db: Database) -> None:
-    """VACUUM ANALYZE of the chunks and postings (outside a transaction, as VACUUM must be): the postings' index
-    answers alone only for pages VACUUM marked all-visible."""
-    with db.connection() as conn:
-        conn.execute("VACUUM ANALYZE chunks")
-        conn.execute("VACUUM ANALYZE postings")
 
 
 def build_hnsw(db: Database, m: int, ef_construction: int) -> None:

@@ -133,6 +133,13 @@ class Database:
         cursor = self.run(work, pipelined=True)  # its rows came back when the pipeline closed
         return cursor.fetchall() if cursor.description else []
 
+    def vacuum(self, *tables: str) -> None:
+        """VACUUM ANALYZE of tables, outside a transaction as VACUUM must run: after a bulk load, so the postings'
+        index answers BM25 alone (it can only for pages VACUUM marked all-visible) and the planner knows the sizes."""
+        with self.connection() as conn:
+            for table in tables:
+                conn.execute(f"VACUUM ANALYZE {table}")
+
     def version(self) -> int:
         """The schema version, 0 when no schema is there yet."""
         rows = self.execute("SELECT to_regclass('schema_version') IS NOT NULL")

@@ -57,6 +57,7 @@ def import_library(folder: Path, target, progress=None) -> dict:
              "status": "queued" if job["status"] == "running" else job["status"]})
         counts["jobs"] += 1
     counts["sentence_vectors"] = _sentence_vectors(source.sentences.table, target.sentences.table)
+    target.db.vacuum("chunks", "postings", "terms")  # searched at once: BM25 from the postings' index alone
     counts["seconds"] = round(time.perf_counter() - started, 1)
     return counts
 

@@ -21,8 +21,8 @@ from search.view import Candidates, Scope
 
 # pgvector's exact scan costs about 22 ms at 8,700 MiniLM vectors on 2 cores (FAISS's flat search 2 ms), so the
 # HNSW index takes over far sooner than the embedded library's 250,000 (bench --backend postgres, README).
-HNSW_ABOVE = 20_000
-EXACT_SCOPE = 20_000
+HNSW_ABOVE = 10_000
+EXACT_SCOPE = 10_000
 MAX_EF_SEARCH = 1000  # pgvector's limit
 # BM25 of a question of common words groups a row per posting of each word: memory for that in one hash table
 WORK_MEM = "SET LOCAL work_mem = '32MB'"

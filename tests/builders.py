@@ -1,6 +1,6 @@
 """Builders shared by tests in several folders: a store entry from chunk texts, a check that an edited view scores
 exactly as one rebuilt from the store, an answer as the history logs it, a real PDF, an app over a real library, and
-the offline pipeline over simanim of the Shulchan Arukh from ../shared."""
+the offline pipeline over simanim of the Shulchan Arukh from ../shared, and a client of the history's API alone."""
 import json
 from pathlib import Path
 
@@ -192,3 +192,24 @@ def halacha_pipeline(folder: Path, simanim: set[str]) -> tuple[Retriever, Pipeli
                         Generator({"offline": writer}, "offline", verifier=Verifier(FakeEmbedder(), 0.0)),
                         store=library.store, relations=library.relations)
     return retriever, pipeline, library
+
+
+def history_client(history):
+    """A test client of a Flask app that serves the answer history's API (web/history.py) over history alone (None:
+    an app without a history)."""
+    from flask import Flask
+
+    from configuration.settings import ServerSettings, Settings
+    from web.auth import register_auth
+    from web.errors import register_error_handlers
+    from web.history import bp
+
+    app = Flask(__name__)
+    app.config["TESTING"] = True
+    app.extensions["settings"] = Settings(server=ServerSettings(testing=True))
+    if history is not None:
+        app.extensions["history"] = history
+    register_error_handlers(app)
+    register_auth(app)
+    app.register_blueprint(bp)
+    return app.test_client()

@@ -1,14 +1,10 @@
 """A statement that runs past PostgreSQL's statement timeout: TimedOut at once (running it again would take as long),
 not the retries and the "cannot be reached" of a lost connection; the API says which it was."""
 import pytest
-from flask import Flask
 
-from configuration.settings import ServerSettings, Settings
+from builders import history_client
 from postgres.database import Database, TimedOut, Unavailable
 from storage.history import History
-from web.auth import register_auth
-from web.errors import register_error_handlers
-from web.history import bp
 
 
 def test_a_statement_past_the_timeout_is_timed_out_and_not_run_again(pg_server):
@@ -34,13 +30,6 @@ def test_the_api_says_a_timeout_is_a_timeout(tmp_path, monkeypatch):
 
     history = History(tmp_path / "history.sqlite3")
     monkeypatch.setattr(history, "search", timing_out)  # as PgHistory.search raises it past the timeout
-    app = Flask(__name__)
-    app.config["TESTING"] = True
-    app.extensions["settings"] = Settings(server=ServerSettings(testing=True))
-    app.extensions["history"] = history
-    register_error_handlers(app)
-    register_auth(app)
-    app.register_blueprint(bp)
-    response = app.test_client().get("/api/history?q=tea")
+    response = history_client(history).get("/api/history?q=tea")
     assert response.status_code == 503 and "time limit" in response.json["error"]
     assert "cannot be reached" not in response.json["error"] and "30000" not in response.json["error"]

@@ -1,12 +1,8 @@
 """The answer history's API through a real Flask app, over a real history on each backend (a fresh file, a fresh schema)."""
 import pytest
-from flask import Flask
 
+from builders import history_client
 from builders import logged_answer as entry
-from configuration.settings import ServerSettings, Settings
-from web.auth import register_auth
-from web.errors import register_error_handlers
-from web.history import bp
 
 
 @pytest.fixture
@@ -17,14 +13,7 @@ def history(any_history):
 
 @pytest.fixture
 def client(history):
-    app = Flask(__name__)
-    app.config["TESTING"] = True
-    app.extensions["settings"] = Settings(server=ServerSettings(testing=True))
-    app.extensions["history"] = history
-    register_error_handlers(app)
-    register_auth(app)
-    app.register_blueprint(bp)
-    return app.test_client()
+    return history_client(history)
 
 
 def test_list_and_search_over_http(client, history):
@@ -157,10 +146,5 @@ def test_bad_review_is_400_and_changes_nothing(client, history, body, message):
 
 
 def test_without_a_history_the_api_says_so():
-    app = Flask(__name__)
-    app.extensions["settings"] = Settings()
-    register_error_handlers(app)
-    register_auth(app)
-    app.register_blueprint(bp)
-    response = app.test_client().get("/api/history")
+    response = history_client(None).get("/api/history")
     assert response.status_code == 503 and "no answer history" in response.json["error"]

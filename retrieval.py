@@ -124,7 +124,7 @@ class Retriever:
             fused = with_sections(fused, refs_of(view, found, rows), cfg.section_weight)
         depth = cfg.rerank_depth if mode == "rerank" else 0
         order = top({"bm25": bm25, "dense": dense}.get(mode, fused), max(top_k, depth))
-        # the shown passages and what lies around each that may be shown, in one read
+        # the shown passages and what lies around each that may be shown, in one read (or from the rows read)
         chunks, around = view.passages(keys[order], max(top_k, depth)) if rows is None else ([rows[i] for i in order], {})
         hits = [Hit(chunk.bounded(), float(bm25[i]), float(dense[i]), float(fused[i]), position=int(keys[i]))
                 for chunk, i in zip(chunks, order) if chunk is not None]  # None: removed since it was found

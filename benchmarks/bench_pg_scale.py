@@ -3,9 +3,10 @@
 At each size a library is loaded in bulk into a scratch schema (benchmarks/pg_scale_build.py: real texts, real
 vectors as far as they go), and measured with real questions (wiki-asked's, SQuAD-dev's) through the search the
 app runs (postgres/search.PgView): its first stage (one statement: BM25, the nearest, both scores) with and without
-a filter (a twentieth of the documents) and with DATABASE_BM25_COMMON=skip, BM25 and the nearest alone, the shown passages' read, the exact scan,
-pgvector's HNSW recall@10 against exact search at several ef_search, the sizes on disk, and the time a write of
-one document takes (`--sweep` also rebuilds the HNSW index with other m and ef_construction at the first size).
+a filter (a twentieth of the documents) and with DATABASE_BM25_COMMON=skip, BM25 and the nearest alone, the shown
+passages' read, the exact scan, pgvector's HNSW recall@10 against exact search at several ef_search, the sizes
+on disk, and the time a write of one document takes (`--sweep` also rebuilds the HNSW index with other m and
+ef_construction at the first size).
 Does not: compare with the embedded engine (bench_postgres.py does) or keep what it loads.
 """
 import time

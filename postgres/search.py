@@ -7,6 +7,8 @@ Dense: pgvector. A library of at most HNSW_ABOVE chunks, or a search whose scope
 them, is searched exactly (a sequential scan by inner product, as FAISS's flat index). Above that the HNSW index
 (cosine) answers, with `hnsw.ef_search` at least the number of candidates asked for; pgvector 0.8+ scans it
 iteratively when a scope filters it, older ones return what the filter leaves. Chunks are named by their id.
+A search's first stage is one statement (`candidates`: BM25's best, the nearest, both scores of each) sent with its
+settings in one round trip; the shown passages and their neighbours are a second (`passages`).
 Does not: fuse scores (retrieval.py) or change the library (postgres/library.py).
 """
 import json
@@ -19,8 +21,9 @@ from postgres.database import Database
 from search.library import HNSW_EF_SEARCH
 from search.view import Candidates, Scope
 
-# pgvector's exact scan costs about 22 ms at 8,700 MiniLM vectors on 2 cores (FAISS's flat search 2 ms), so the
-# HNSW index takes over far sooner than the embedded library's 250,000 (bench --backend postgres, README).
+# pgvector's exact scan costs 10 ms at 10,000 real MiniLM vectors on 2 cores and 54 ms at 100,000, HNSW at ef_search
+# 200 4-5 ms with recall@10 0.998 (FAISS's flat search: 1 ms at 10,000), so the HNSW index takes over far sooner
+# than the embedded library's 250,000 (bench --backend postgres --scale, docs/postgres.md).
 HNSW_ABOVE = 10_000
 EXACT_SCOPE = 10_000
 MAX_EF_SEARCH = 1000  # pgvector's limit
@@ -56,9 +59,11 @@ NO_BEST = "best(chunk, score) AS (SELECT NULL::bigint, NULL::float8 WHERE false)
 NO_NEAR = "near(chunk) AS (SELECT NULL::bigint WHERE false)"
 # The BM25 of the nearest chunks that are not among BM25's best, each (term, chunk) one probe of the postings' key:
 # a few thousand probes instead of joining every scored chunk (OFFSET 0 keeps the planner from flattening them).
-PROBE = "CROSS JOIN LATERAL (SELECT tf, length FROM postings WHERE term_id = {terms}.id AND chunk = rest.chunk OFFSET 0) p"
+PROBE = ("CROSS JOIN LATERAL (SELECT tf, length FROM postings WHERE term_id = {terms}.id AND chunk = rest.chunk "
+         "OFFSET 0) p")
 REST_SCORED = f"""rest_scored AS (SELECT chunk, sum(w) AS score FROM (
-    SELECT rest.chunk, one.times * one.idf * {WEIGHT} AS w FROM rest CROSS JOIN one CROSS JOIN s {PROBE.format(terms="one")}
+    SELECT rest.chunk, one.times * one.idf * {WEIGHT} AS w
+        FROM rest CROSS JOIN one CROSS JOIN s {PROBE.format(terms="one")}
     UNION ALL
     SELECT chunk, max(w) FROM (SELECT rest.chunk, several.word, several.idf * {WEIGHT} AS w
         FROM rest CROSS JOIN several CROSS JOIN s {PROBE.format(terms="several")}) best_form GROUP BY chunk, word
@@ -192,9 +197,10 @@ class PgView:
         sql = CANDIDATES.format(ctes=",\n".join(ctes), rest_scored=rest_scored,
                                 cosine="-(c.embedding <#> %(vector)s)" if vector is not None else "0::float8")
         rows = self.db.query(sql, args, settings)
-        return Candidates(np.array([r[0] for r in rows], dtype=np.int64), np.array([r[1] for r in rows], dtype=np.float64),
-                          np.array([r[2] for r in rows], dtype=np.float32), max(0.0, rows[0][4]) if rows else 0.0,
-                          [r[3] for r in rows])
+        return Candidates(np.array([r[0] for r in rows], dtype=np.int64),
+                          np.array([r[1] for r in rows], dtype=np.float64),
+                          np.array([r[2] for r in rows], dtype=np.float32),
+                          max(0.0, rows[0][4]) if rows else 0.0, [r[3] for r in rows])
 
     def hnsw_settings(self, k: int, scope: Scope) -> list[str]:
         """What an HNSW search of k over scope sets first: ef_search of at least k, and on pgvector 0.8+ an iterative

@@ -3,6 +3,7 @@ and pages whose script errors fail the test. Test modules import the fixtures th
 import os
 import shutil
 import threading
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,7 @@ ELSEWHERE = "198.51.100.7"  # a documentation-only address (RFC 5737): nothing t
 # Passage 1 (Fleming) supports the claim; passage 2 (Everest) does not, so the real verifier marks [2] unverified.
 FLEMING_ANSWER = "Fleming discovered penicillin in 1928 [1][2]."
 FLEMING_SENTENCE = "He discovered penicillin in 1928."
+PASSWORD = "correct horse battery"  # every test account's
 
 
 
@@ -62,6 +64,33 @@ def open_page(browser, server, locale="en-US", height=800):
     page.on("pageerror", lambda error: page.errors.append(str(error)))
     page.on("dialog", lambda dialog: dialog.accept())
     page.goto(server.url)
+    return page
+
+
+@contextmanager
+def ready_page(browser, server, locale="en-US", height=800):
+    """open_page, once the page says the server is ready; its context is closed after."""
+    page = open_page(browser, server, locale, height)
+    try:
+        page.wait_for_selector(".health.ok")
+        yield page
+    finally:
+        page.context.close()
+
+
+def sign_in(browser, server, name, locale="en-US"):
+    """A page of its own (its own cookies), signed in as name with PASSWORD, the chat shown and the server ready."""
+    from playwright.sync_api import expect
+
+    page = open_page(browser, server, locale)
+    expect(page.locator("#sign-in")).to_be_visible()
+    page.fill("#sign-in-name", name)
+    page.fill("#sign-in-password", PASSWORD)
+    page.click("#sign-in-button")
+    expect(page.locator("#account-name")).to_have_text(name)
+    expect(page.locator("#app")).to_be_visible()
+    expect(page.locator("#sign-in")).to_be_hidden()
+    page.wait_for_selector(".health.ok")
     return page
 
 

@@ -2,7 +2,6 @@
 into Evidenz's own schema is searched by the app's statements, its HNSW recall measured against exact search
 (ids and vectors must line up for it to be near 1), a write timed; the vectors beyond the real ones are mixtures."""
 import numpy as np
-import pytest
 
 from benchmarks import bench_pg_scale, real_vectors
 from benchmarks.commands import scale_lines

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from app import create_app
-from browser import OUTPUT, ask, open_page, require_chromium
+from browser import OUTPUT, ask, ready_page, require_chromium
 from builders import SHARED_SA, halacha_pipeline
 from hebrew.numerals import numbered
 from question.halacha import RABBI
@@ -38,9 +38,7 @@ def shown_refs(turn) -> list[str]:
 
 def test_a_gloss_follows_its_seif_and_is_named_rema(app, browser, serve):
     server = serve(app)
-    page = open_page(browser, server, "he-IL", height=900)
-    try:
-        page.wait_for_selector(".health.ok")
+    with ready_page(browser, server, "he-IL", height=900) as page:
         turn = ask(page, "האם מותר לחמם מים ביום טוב לרחוץ בהם?")
         refs = shown_refs(turn)
         glosses = [i for i, r in enumerate(refs) if r.endswith(", Rema")]
@@ -50,15 +48,11 @@ def test_a_gloss_follows_its_seif_and_is_named_rema(app, browser, serve):
         label = turn.locator(".passage .passage-ref").nth(glosses[0]).text_content()
         assert label.endswith('רמ"א') and "הגה" not in label
         turn.screenshot(path=str(OUTPUT / "rema-after-its-seif.png"))
-    finally:
-        page.context.close()
 
 
 def test_an_english_decline_says_what_it_found_and_a_decline_sends_no_one_to_a_rabbi(app, browser, serve):
     server = serve(app)
-    page = open_page(browser, server, "en-US", height=900)
-    try:
-        page.wait_for_selector(".health.ok")
+    with ready_page(browser, server, "en-US", height=900) as page:
         for question in ("What is the capital of France?", "Who may sell a house on the festival of Shavuot?"):
             turn = ask(page, question)
             answer = turn.locator(".answer").inner_text()
@@ -68,15 +62,11 @@ def test_an_english_decline_says_what_it_found_and_a_decline_sends_no_one_to_a_r
             assert said and re.search(r"Shulchan Arukh, (Orach Chayim|Yoreh De'ah) \d+:\d+", said[1]), answer
             assert turn.locator(".answer sup, .answer a").count() >= 1  # cited: each named passage is a link [n]
         turn.screenshot(path=str(OUTPUT / "english-decline.png"))
-    finally:
-        page.context.close()
 
 
 def test_the_catalog_labels_orach_chayim_670_to_680_from_their_numbers(app, browser, serve):
     server = serve(app)
-    page = open_page(browser, server, "he-IL", height=1400)
-    try:
-        page.wait_for_selector(".health.ok")
+    with ready_page(browser, server, "he-IL", height=1400) as page:
         health = page.text_content("#health")  # worded for a library of religious law, the status kept
         assert health.startswith("מוכן") and "מתחבר" not in health, health
         page.click("#library-panel summary")
@@ -91,5 +81,3 @@ def test_the_catalog_labels_orach_chayim_670_to_680_from_their_numbers(app, brow
         assert not any("undefined" in label for label in labels)
         assert "סימן תר״ע" in labels and "סימן תרע״ה" in labels  # written out, not only derived alike
         part.screenshot(path=str(OUTPUT / "catalog-orach-chayim-670-680.png"))
-    finally:
-        page.context.close()

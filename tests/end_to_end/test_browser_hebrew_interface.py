@@ -10,13 +10,12 @@ import re
 from playwright.sync_api import expect
 
 from accounts.passwords import hash_password
-from browser import OUTPUT, ask, open_page, require_chromium
+from browser import OUTPUT, PASSWORD, ask, ready_page, require_chromium, sign_in
 from builders import BOOK, library_app, upload, wait_for
 from conftest import FakeWriter
 
 require_chromium()
 
-PASSWORD = "correct horse battery"
 HEBREW_TITLE = "תה וקומקומים"  # a Hebrew course whose lessons are named in English: the path mixes directions
 HEBREW_BOOK = BOOK.replace("Kettles and Tea", HEBREW_TITLE).encode()
 HEBREW_LETTER = re.compile(r"[\u0590-\u05FF]")
@@ -48,10 +47,8 @@ def test_a_hebrew_browser_gets_the_hebrew_page_mirrored_and_english_is_a_switch_
     assert wait_for(client, upload(client, "tea.txt", HEBREW_BOOK).get_json())["status"] == "done"
     server = serve(app)
     OUTPUT.mkdir(exist_ok=True)
-    page = open_page(browser, server, locale="he-IL")
-    try:
+    with ready_page(browser, server, locale="he-IL") as page:
         # The browser speaks Hebrew: so does the page, from the right, with its numbers and plurals.
-        page.wait_for_selector(".health.ok")
         assert (page.get_attribute("html", "lang"), page.get_attribute("html", "dir")) == ("he", "rtl")
         expect(page.locator("#send")).to_have_text("שאל")
         expect(page.locator("#new-conversation")).to_have_text("שיחה חדשה")
@@ -101,8 +98,6 @@ def test_a_hebrew_browser_gets_the_hebrew_page_mirrored_and_english_is_a_switch_
         assert page.text_content("#scope-label") == f"{HEBREW_TITLE} › Lesson 2: Brewing"
         page.screenshot(path=str(OUTPUT / "english-interface.png"), full_page=True)
         assert page.errors == []
-    finally:
-        page.context.close()
 
 
 def visible_scores(page) -> list[str]:
@@ -116,10 +111,8 @@ def test_a_reader_meets_no_scores_or_review_controls_until_the_reviewer_view(tmp
     assert wait_for(client, upload(client, "tea.txt", BOOK.encode()).get_json())["status"] == "done"
     server = serve(app)
     OUTPUT.mkdir(exist_ok=True)
-    page = open_page(browser, server)
-    try:
+    with ready_page(browser, server) as page:
         # A personal server: its owner may do everything, but reads first.
-        page.wait_for_selector(".health.ok")
         turn = ask(page, "Who discovered penicillin?")
         cards = turn.locator(".passage")
         assert cards.count() >= 1 and visible_scores(page) == []
@@ -152,19 +145,6 @@ def test_a_reader_meets_no_scores_or_review_controls_until_the_reviewer_view(tmp
         expect(again.locator(".review-controls")).to_be_visible()
         assert again.locator(".passage .scores").first.is_visible()
         assert page.errors == []
-    finally:
-        page.context.close()
-
-
-def sign_in(browser, server, name, locale="en-US"):
-    """A page of its own signed in as name, with the chat shown."""
-    page = open_page(browser, server, locale)
-    page.fill("#sign-in-name", name)
-    page.fill("#sign-in-password", PASSWORD)
-    page.click("#sign-in-button")
-    expect(page.locator("#app")).to_be_visible()
-    page.wait_for_selector(".health.ok")
-    return page
 
 
 def test_with_accounts_a_learner_never_meets_review_controls_and_a_reviewer_does(tmp_path, browser, serve):

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from accounts.passwords import hash_password
 from app import create_app
-from browser import OUTPUT, ask, require_chromium
+from browser import OUTPUT, PASSWORD, ask, require_chromium
 from configuration.settings import Settings
 from conftest import FakeClassifier, FakeWriter, make_retriever
 from generator import Generator
@@ -18,7 +18,6 @@ from writers.live import LiveWriters
 
 require_chromium()
 
-PASSWORD = "correct horse battery"
 KEY = "sk-ant-api03-" + "b" * 40 + "LAST"
 QUESTION = "Who discovered penicillin?"
 

@@ -10,14 +10,13 @@ from playwright.sync_api import expect
 
 from accounts.passwords import hash_password
 from app import create_app
-from browser import OUTPUT, ask, open_page, require_chromium
+from browser import OUTPUT, PASSWORD, ask, open_page, require_chromium, sign_in
 from builders import BOOK, library_app
 from conftest import FakeWriter, make_pipeline
 from models import Draft
 
 require_chromium()
 
-PASSWORD = "correct horse battery"
 KETTLE = "How hot should the water for green tea be?"
 BOOK_TITLE = "Kettles and Tea"
 SENTENCE = re.compile(r"(?<=[.?!])\s")
@@ -29,19 +28,6 @@ class QuotingWriter(FakeWriter):
     def write(self, request):
         first = SENTENCE.split(" ".join(request.hits[0].chunk.text.split()))[0]
         return Draft(f"{first} [1]")
-
-
-def sign_in(browser, server, name):
-    """A page signed in as name, with the chat shown."""
-    page = open_page(browser, server)
-    expect(page.locator("#sign-in")).to_be_visible()
-    page.fill("#sign-in-name", name)
-    page.fill("#sign-in-password", PASSWORD)
-    page.click("#sign-in-button")
-    expect(page.locator("#account-name")).to_have_text(name)
-    expect(page.locator("#app")).to_be_visible()
-    expect(page.locator("#sign-in")).to_be_hidden()
-    return page
 
 
 def create_user(page, name, role):

@@ -8,26 +8,12 @@ are fakes, so questions that share their words are near (the fake embedder's thr
 from playwright.sync_api import expect
 
 from accounts.passwords import hash_password
-from browser import OUTPUT, ask, require_chromium
+from browser import OUTPUT, PASSWORD, ask, require_chromium, sign_in
 from builders import library_app
 
 require_chromium()
 
-PASSWORD = "correct horse battery"
 CORRECTION = "Alexander Fleming discovered penicillin in 1928, at St Mary's Hospital in London."
-
-
-def sign_in(browser, server, name):
-    """A page of its own (its own cookies) signed in as name, with the chat shown."""
-    page = browser.new_context(viewport={"width": 1100, "height": 800}).new_page()
-    page.errors = []
-    page.on("pageerror", lambda error: page.errors.append(str(error)))
-    page.goto(server.url)
-    page.fill("#sign-in-name", name)
-    page.fill("#sign-in-password", PASSWORD)
-    page.click("#sign-in-button")
-    expect(page.locator("#app")).to_be_visible()
-    return page
 
 
 def test_a_correction_is_shown_beside_the_same_question_asked_again(browser, serve, tmp_path):

@@ -79,7 +79,7 @@ class Pipeline:
         if knobs.fusion not in FUSIONS:
             raise ValueError(f"FUSION={knobs.fusion!r} is not one of {', '.join(FUSIONS)}")
         search = RetrievalConfig(knobs.alpha, knobs.candidates, knobs.rerank_depth, knobs.top_k, float(alpha_he),
-                                 knobs.community_boost, knobs.section_weight, knobs.fusion, knobs.rrf_k)
+                                 knobs.community_boost, knobs.section_weight, knobs.fusion, knobs.rrf_k, knobs.asked_weight)
         classifier = QueryClassifier.load(Path(models.classifier_dir))
         judge = AnswerabilityJudge.load(Path(models.judge_dir)) if models.judge_dir else None
         sentences = library.sentences if embedder is library.embedder else embedder

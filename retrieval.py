@@ -8,7 +8,8 @@ in its own words and in the words the texts use for them (hebrew/glossary.py), s
 question finds a rabbinic text. With community_boost on, the seeds' boosts are added to the fused scores of
 passages of the reader's community, of all communities ("General") and of canonical texts (authority_boost).
 In a book with canonical refs, a passage's fused score also counts its section's best candidates when
-section_weight is above 0 (search/section_look.py: a seif with its siman's).
+section_weight is above 0 (search/section_look.py: a seif with its siman's). A passage with questions written beside
+it (search/asked.py) adds asked_weight times its questions' fused score (the same fusion over their BM25 and cosine).
 """
 import time
 from dataclasses import dataclass
@@ -44,6 +45,7 @@ class RetrievalConfig:
     section_weight: float = 0.0  # the second look over books with refs (search/section_look.py); 0: off
     fusion: str = "weighted"  # or "rrf": reciprocal rank fusion
     rrf_k: int = 60
+    asked_weight: float = 0.0  # the weight of the questions written beside passages (search/asked.py); 0: unread
 
 
 def fuse(dense: np.ndarray, bm25: np.ndarray, bm25_max: float, alpha: float) -> np.ndarray:
@@ -115,6 +117,9 @@ class Retriever:
         found = self.candidates(view, query, mode, candidates or cfg.candidates, self.scope(filters, hidden), lap)
         keys, bm25, dense = found.keys, found.bm25, found.dense
         fused = self.fused(dense, bm25, found.bm25_max, mode, hebrew)
+        if found.asked is not None and mode in ("hybrid", "rerank"):
+            asked = found.asked
+            fused = fused + cfg.asked_weight * self.fused(asked.dense, asked.bm25, asked.bm25_max, mode, hebrew)
         rows = None  # every candidate's chunk, read only when the boosts need them
         looking_again = mode in ("hybrid", "rerank") and len(keys)
         if cfg.community_boost and looking_again:
@@ -142,7 +147,8 @@ class Retriever:
             vector = self.embedder.embed_queries([self.dense_text(query, view.vocabulary)])[0]
             lap("embed_query")
         # a word counts by its best form
-        found = view.candidates(self.bm25_words(query) if mode != "dense" else None, vector, candidates, scope)
+        asked = query if self.config.asked_weight > 0 and mode in ("hybrid", "rerank") else None
+        found = view.candidates(self.bm25_words(query) if mode != "dense" else None, vector, candidates, scope, asked)
         lap("search")
         return found
 

@@ -55,6 +55,8 @@ class SearchSettings:
     section_weight: float = setting("SECTION_WEIGHT", 0.5)  # the second look over books with refs; 0: off
     fusion: str = setting("FUSION", "weighted")  # "weighted" (alpha) or "rrf" (reciprocal rank fusion)
     rrf_k: int = setting("RRF_K", 60)
+    # the weight of the questions written beside passages (search/asked.py), chosen on the lay questions' dev split
+    asked_weight: float = setting("ASKED_WEIGHT", 0.5)
     # the cosine from which an earlier question is the same one asked again (web/similar.py); None: the embedder's
     similar_threshold: float | None = setting("SIMILAR_THRESHOLD", None)
 

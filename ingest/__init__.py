@@ -14,7 +14,8 @@ chunking.py        sentence-aware chunks of short articles (sentences from check
 jobs.py            ingest and re-index jobs: parse, chunk, embed, commit in one transaction; resume after a kill
 corpus.py          BEIR-style corpora (the default library, dev sets) as library passages
 default_library.py fetches and converts the default Wikipedia library
-commands.py        flask --app app ingest-default | ingest-corpus | ingest
+commands.py        flask --app app ingest-default | ingest-corpus | ingest [--questions] | add-questions
+questions.py       questions written beside a book's passages: read, embedded and kept with the documents they fit
 relation_import.py flask --app app relations import | list: relations between passages from JSONL
 course.py          course scripts: the course's title, link and instructor, each lesson's number, title and link
 warming.py         the worker's pass that keeps each passage's sentence vectors, between jobs

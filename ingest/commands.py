@@ -64,8 +64,10 @@ def ingest_corpus(corpus: Path):
 @click.option("--work", help="The work citations name, e.g. 'Shulchan Arukh, Orach Chayim' (default: the title).")
 @click.option("--tier", help="canonical, apocrypha, academic, private ...")
 @click.option("--community")
+@click.option("--questions", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Questions written beside the passages (JSON Lines: ref, language, text), kept with each document.")
 @with_appcontext
-def ingest(paths, **metadata):
+def ingest(paths, questions, **metadata):
     """Add files or folders (PDF, DOCX, HTML, TXT, Markdown, JSON) to the library, replacing changed ones."""
     from ingest.jobs import Ingestor
     from ingest.parsers import ALLOWED
@@ -91,10 +93,43 @@ def ingest(paths, **metadata):
         failed += job.status == "failed"
         detail = job.error if job.status == "failed" else f"{job.stage}, {job.total} chunks"
         click.echo(f"{path}: {job.document_id}: {job.status} ({detail})" + "".join(f"\n  warning: {w}" for w in job.warnings))
+        if questions and job.status == "done":
+            _add_questions(library, questions, job.document_id)
     stats = library.store.stats()
     click.echo(f"Library: {stats['documents']:,} documents, {stats['chunks']:,} chunks.")
     if failed:
         raise SystemExit(1)
+
+
+def _add_questions(library, path: Path, document: str | None) -> None:
+    """Attach the questions of path to document (None: the canonical documents holding their refs), and say so."""
+    from ingest.questions import QuestionsError, attach
+
+    if not hasattr(library, "add_questions"):
+        raise click.UsageError("questions beside passages are kept by the embedded library only; "
+                               "add them before `db import-library`, which carries them")
+    with click.progressbar(length=1, label="embedding the questions") as bar:
+        def progress(done, total):
+            bar.length = total
+            bar.update(done - bar.pos)
+        try:
+            counts = attach(library, path, document, progress)
+        except QuestionsError as exc:
+            raise click.UsageError(str(exc)) from None
+    click.echo(f"{path}: {counts['added']:,} new questions kept beside {counts['documents']} document(s); "
+               f"{counts['unplaced']:,} of {counts['questions']:,} name a ref no such document holds.")
+
+
+@click.command("add-questions")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--document", help="The document they were written for (default: every canonical one holding their refs).")
+@with_appcontext
+def add_questions(path: Path, document: str | None):
+    """Keep questions readers ask beside the passages that answer them (searched with them, never shown)."""
+    from search.embedding import Embedder
+
+    settings = current()
+    _add_questions(open_library(settings, Embedder.load(settings.models.embedding_model)), path, document)
 
 
 @click.command("ingest-worker")
@@ -140,4 +175,4 @@ def warm():
                f"{warmer.sentences.table.count():,} sentence vectors kept")
 
 
-commands = [ingest_default, ingest_corpus, ingest, ingest_worker, warm]
+commands = [ingest_default, ingest_corpus, ingest, add_questions, ingest_worker, warm]

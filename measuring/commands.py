@@ -35,6 +35,11 @@ from configuration.settings import current
 @click.option("--community-boost/--no-community-boost", default=None,
               help="Boost passages of the reader's community, General and canonical ones (default: COMMUNITY_BOOST).")
 @click.option("--community", default=None, help="The reader's community the boost favours, e.g. Ashkenazi or Sephardi.")
+@click.option("--questions", "questions", type=click.Path(path_type=Path), default=None,
+              help="Questions written beside a book's passages (default for a book: data/seif-questions/questions.jsonl"
+                   " when it exists); --no-questions searches the book without them.")
+@click.option("--no-questions", "no_questions", is_flag=True, help="The ablation: the book without its questions.")
+@click.option("--asked-weight", type=float, default=None, help="Overrides ASKED_WEIGHT, the questions' weight in fusion.")
 @click.option("--save", is_flag=True, help="Keep the figures, configuration and commit as a report (--reports).")
 @click.option("--reports", default="data/reports", show_default=True, type=click.Path(path_type=Path))
 @click.option("--check", is_flag=True, help="With `tables`: only say which tables are stale, and fail if any is.")

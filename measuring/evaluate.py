@@ -46,6 +46,7 @@ from search.embedders import revision_of
 from search.embedding import Embedder
 
 DEPTH = 100  # documents ranked per query: enough for recall@100
+SEIF_QUESTIONS = Path("data/seif-questions/questions.jsonl")  # written beside the Shulchan Arukh's seifim (issue 46)
 
 
 def evaluate_retrieval(retriever, queries: list[dict], qrels: dict, mode: str | None) -> dict:
@@ -127,15 +128,20 @@ def learned_glossary() -> str | None:
 
 def evaluate_set(settings, folder: Path, mode=None, limit=None, seed=0, split="test", answers=False,
                  unanswerable=False, cache=Path("data/cache/eval"), corpus=None, library_dir=None, plain=False,
-                 text_field=None, judge_split=None, community_boost=None, community=None, half=None) -> dict:
+                 text_field=None, judge_split=None, community_boost=None, community=None, half=None,
+                 questions=None, no_questions=False, asked_weight=None) -> dict:
     """What `flask --app app eval` prints: retrieval figures, and answer figures when asked (see the command's help).
 
     How often the answer-or-decline judgement is right is balanced accuracy: the mean of the share answered with
     the gold present and the share declined without it (the gold removed, or questions marked unanswerable).
     community_boost overrides COMMUNITY_BOOST (None: the settings'); community is the reader's every search is for.
+    A book is searched with the questions written beside it (questions, default SEIF_QUESTIONS when it exists) unless
+    no_questions; asked_weight overrides ASKED_WEIGHT.
     """
     if community_boost is not None:
         settings = replace(settings, search=replace(settings.search, community_boost=community_boost))
+    if asked_weight is not None:
+        settings = replace(settings, search=replace(settings.search, asked_weight=asked_weight))
     corpus = corpus or folder / "corpus.jsonl"
     if not library_dir and not corpus.exists():
         raise ValueError(f"{folder}/ has no corpus.jsonl; name the corpus its qrels refer to with --corpus PATH")
@@ -157,7 +163,8 @@ def evaluate_set(settings, folder: Path, mode=None, limit=None, seed=0, split="t
     if library_dir:
         searched = library.load(library_dir, embedder)
     elif book:
-        searched = ingested_library(corpus, indexed_with, cache)
+        questions = None if no_questions else questions or (SEIF_QUESTIONS if SEIF_QUESTIONS.exists() else None)
+        searched = ingested_library(corpus, indexed_with, cache, questions)
     else:
         searched = cached_library(read_corpus(corpus), indexed_with, settings.library.max_chars,
                                   settings.library.overlap_chars, cache)
@@ -186,6 +193,8 @@ def evaluate_set(settings, folder: Path, mode=None, limit=None, seed=0, split="t
         "alpha_he": pipeline.retriever.config.alpha_he, "candidates": settings.search.candidates,
         "community_boost": pipeline.retriever.config.community_boost, "community": community,
         "section_weight": pipeline.retriever.config.section_weight, "fusion": pipeline.retriever.config.fusion,
+        "questions": str(questions) if book and questions else None,
+        "asked_weight": pipeline.retriever.config.asked_weight if book and questions else None,
         "rerank_depth": settings.search.rerank_depth, "max_chars": settings.library.max_chars,
         "overlap": settings.library.overlap_chars,
         "generator": pipeline.generator.default if answers or unanswerable else None,

@@ -23,6 +23,7 @@ from hebrew.words import tokenize
 from ingest import corpus
 from ingest.jobs import Ingestor
 from ingest.parsers import parse_file
+from ingest.questions import attach
 from ingest.structure import split
 from measuring.datasets import judged_id
 from pipeline import Pipeline
@@ -177,8 +178,9 @@ def cached_library(docs, embedder, max_chars: int, overlap: int, cache_root: Pat
     return _cached(folder, embedder, build)
 
 
-def ingested_library(path: Path, embedder, cache_root: Path) -> library.Library:
-    """The library of the one book at path as `flask ingest` builds it, cached by its passages and the embedder."""
+def ingested_library(path: Path, embedder, cache_root: Path, questions: Path | None = None) -> library.Library:
+    """The library of the one book at path as `flask ingest` builds it, cached by its passages and the embedder; with
+    questions, a copy of it with the questions written beside its passages (`ingest --questions`), cached by them too."""
     parsed = parse_file(path, path.name)
     pieces = [(p.ref, p.text, p.section_path)
               for p in split(parsed.text, parsed.title or path.stem, parsed.units, parsed.section_names)]
@@ -191,7 +193,19 @@ def ingested_library(path: Path, embedder, cache_root: Path) -> library.Library:
         ingestor = Ingestor(library.Library.open(staging, embedder, create=True))
         ingestor.run(*ingestor.claim(ingestor.submit_file(path, path.name, {}).id))
 
-    return _cached(folder, embedder, build)
+    book = _cached(folder, embedder, build)
+    if not questions:
+        return book
+    asked = hashlib.sha256(Path(questions).read_bytes()).hexdigest()[:16]
+
+    def build_asked(staging: Path) -> None:
+        print(f"embedding the questions of {questions} beside {folder.name} (cached for next time)", file=sys.stderr)
+        for name in (library.STORE_FILE, "manifest.json", "bm25.npz", "bm25_vocab.json", "faiss.index"):
+            shutil.copy2(folder / name, staging / name)
+        asking = library.Library.open(staging, embedder)
+        attach(asking, Path(questions), asking.current().chunks[0].doc_id)
+
+    return _cached(folder.with_name(f"{folder.name}-asked-{asked}"), embedder, build_asked)
 
 
 def in_postgres(settings, searched: library.Library) -> PgLibrary:

@@ -174,9 +174,11 @@ class PgView:
     def lexical(self, words: list[list[str]], k: int, scope: Scope) -> PgLexical:
         return PgLexical(self.db, words, k, scope, self.skip_common)
 
-    def candidates(self, words: list[list[str]] | None, vector: np.ndarray | None, k: int, scope: Scope) -> Candidates:
+    def candidates(self, words: list[list[str]] | None, vector: np.ndarray | None, k: int, scope: Scope,
+                   query: str | None = None) -> Candidates:
         """The best k of BM25 and of dense search over scope, with both scores and the ref of each, in one statement
-        (sent with the settings an HNSW search needs in one round trip)."""
+        (sent with the settings an HNSW search needs in one round trip). The passages' written questions are not
+        searched in PostgreSQL yet: query is accepted for the embedded view's signature."""
         where, args = scope_sql(scope, "p.chunk")
         args["k"] = k
         ctes, rest_scored = [NO_BEST], NO_REST_SCORED

@@ -1,6 +1,9 @@
 """What search reads: BM25, the embedders, the cross-encoder, and the library's indexes derived from its store.
 
 library.py     Library and View: the store's chunks with their BM25 and FAISS indexes, changed atomically
+manifest.py    a library folder's manifest: what its index files were built from, checked against the embedder
+asked.py       the questions written beside passages (document expansion): their BM25 and vectors, per passage
+english.py     a plain English analyzer (function words out, light stems): what BM25 reads of English questions
 bm25.py        BM25 with rank_bm25's exact scores, precomputed and editable
 embedding.py   the sentence embedder (queries and passages) and model loading by id or path
 embedders.py   one row per embedder: packaged weights, prompts, and the thresholds and weight chosen for it

@@ -27,7 +27,9 @@ import numpy as np
 from hebrew import analyzer
 from models import Chunk, DocumentInfo
 from search.bm25 import BM25
-from search.embedders import recorded_revision, revision_of
+from search.asked import Asked
+from search.embedders import revision_of
+from search.manifest import FORMAT_VERSION, REBUILD_HINT, LibraryError, check_manifest, read_manifest
 from search.reembed import Reembedding, embed_again, form_of, stale
 from search.sentence_vectors import FILE as SENTENCES_FILE
 from search.sentence_vectors import SentenceVectors, SqliteTable
@@ -40,19 +42,13 @@ from storage.store import Store
 
 log = logging.getLogger(__name__)
 
-FORMAT_VERSION = 2
 STORE_FILE = "library.sqlite3"  # in the library folder: the truth the index files are derived from
-REBUILD_HINT = "rebuild it with `flask --app app ingest-default` (or `make library`)"
 # Exact search up to this many chunks, HNSW above. `flask --app app bench` on 2 cores: flat search takes
 # 16 ms at 10k chunks, 46 ms at 100k, 343 ms at 1M; HNSW 1-3 ms. HNSW's recall@10 against flat on the real
 # MiniLM vectors of the default library is 0.972 at efSearch 128 and 0.992 at 256 (README, "Measured"), but
 # it is lower on larger and less structured data, so exact search is kept for as long as it stays near 100 ms.
 HNSW_ABOVE = 250_000
 HNSW_NEIGHBOURS, HNSW_EF_CONSTRUCTION, HNSW_EF_SEARCH = 32, 80, 256
-
-
-class LibraryError(RuntimeError):
-    """The library folder is missing, incomplete or built for another configuration."""
 
 
 def index_bm25(chunks: list[Chunk]) -> BM25:
@@ -88,13 +84,13 @@ class Library(protocols.Library):
     def open(cls, folder: Path, embedder, create: bool = False) -> "Library":
         """Open the library in folder, checking it was built for this embedder; create an empty one if asked."""
         folder = Path(folder)
-        manifest = _read_manifest(folder)
+        manifest = read_manifest(folder)
         if manifest is None and not create:
             if (folder / "chunks.jsonl").exists():
                 raise LibraryError(f"the library in {folder}/ has an old format; {REBUILD_HINT}")
             raise LibraryError(f"no library in {folder}/ (or an unfinished build); {REBUILD_HINT}")
         if manifest:
-            _check_manifest(folder, manifest, embedder)
+            check_manifest(folder, manifest, embedder)
         library = cls(folder, Store(folder / STORE_FILE), embedder, None)
         with library.writing():
             library.view = library._load_view(manifest)
@@ -106,7 +102,7 @@ class Library(protocols.Library):
         view = self.view
         if self.store.generation() != view.generation and self._swap.acquire(blocking=False):
             try:
-                manifest = _read_manifest(self.folder)
+                manifest = read_manifest(self.folder)
                 if manifest and manifest["generation"] == self.store.generation():
                     self.view = self._read_view(manifest)
             finally:
@@ -167,6 +163,15 @@ class Library(protocols.Library):
             vectors = np.concatenate([e for _, _, _, e, _ in entries]) if entries else np.zeros((0, self.embedder.dim))
             self._apply(removed, chunks, np.asarray(added_rowids, dtype=np.int64), vectors)
 
+    def add_questions(self, doc_id: str, rows: list[tuple[str, str, str]], vectors: np.ndarray) -> int:
+        """Keep questions (ref, language, text) with their vectors beside a document's passages; returns how many
+        were new. They are searched from the next view on (search/asked.py)."""
+        with self.writing():
+            added = self.store.add_asked(doc_id, rows, vectors)
+            self.view = self._with_asked(replace(self.view, generation=self.store.generation()))
+            self._save()
+        return added
+
     def delete_document(self, doc_id: str) -> int:
         """Remove a document and its chunks from the store and the indexes; returns how many chunks went."""
         with self.writing():
@@ -183,7 +188,7 @@ class Library(protocols.Library):
             fcntl.flock(lock, fcntl.LOCK_EX)
             with self._swap:
                 if self.view is not None and self.view.generation != self.store.generation():
-                    self.view = self._load_view(_read_manifest(self.folder))
+                    self.view = self._load_view(read_manifest(self.folder))
                 yield
             fcntl.flock(lock, fcntl.LOCK_UN)
 
@@ -202,7 +207,7 @@ class Library(protocols.Library):
                 index.add_with_ids(np.ascontiguousarray(vectors, dtype=np.float32), added_rowids)
         else:  # HNSW cannot remove entries: rebuild it from the stored embeddings
             index = self._index_from(list(self.store.chunk_rows()))
-        self.view = View(chunks, bm25, index, labels, self.store.generation())
+        self.view = self._with_asked(View(chunks, bm25, index, labels, self.store.generation()))
         self._save()
 
     # loading and saving
@@ -221,7 +226,7 @@ class Library(protocols.Library):
         log.info("the index files of %s lag behind its store; rebuilding them from the store", self.folder)
         rows = list(self.store.chunk_rows())
         chunks, labels = [c for _, c, _ in rows], np.asarray([r for r, _, _ in rows], dtype=np.int64)
-        self.view = View(chunks, index_bm25(chunks), self._index_from(rows), labels, generation)
+        self.view = self._with_asked(View(chunks, index_bm25(chunks), self._index_from(rows), labels, generation))
         self._save()
         return self.view
 
@@ -234,7 +239,11 @@ class Library(protocols.Library):
         counts = {len(chunks), bm25.n_docs, index.ntotal}
         if len(counts) != 1:
             raise LibraryError(f"the library in {self.folder}/ is inconsistent (chunk counts {sorted(counts)}); {REBUILD_HINT}")
-        return View(chunks, bm25, index, np.asarray(labels, dtype=np.int64), manifest["generation"])
+        return self._with_asked(View(chunks, bm25, index, np.asarray(labels, dtype=np.int64), manifest["generation"]))
+
+    def _with_asked(self, view: View) -> View:
+        """The view with the questions written beside its passages (search/asked.py), if the store keeps any."""
+        return replace(view, asked=Asked.of(self.store.asked_rows(), view.chunks))
 
     def _index_from(self, rows: list) -> faiss.Index:
         """A FAISS index of stored (rowid, chunk, embedding) rows, addressed by rowid."""
@@ -272,26 +281,3 @@ def load(folder: Path, embedder, progress: bool = True) -> Library:
     opened = Library.open(folder, embedder)
     opened.reembed(progress)
     return opened
-
-
-def _read_manifest(folder: Path) -> dict | None:
-    path = Path(folder) / "manifest.json"
-    return json.loads(path.read_text()) if path.exists() else None
-
-
-def _check_manifest(folder: Path, manifest: dict, embedder) -> None:
-    if manifest.get("format") != FORMAT_VERSION:
-        raise LibraryError(f"the library in {folder}/ has an old format; {REBUILD_HINT}")
-    if manifest["embedding_model"] != embedder.name or manifest["dim"] != embedder.dim:
-        raise LibraryError(
-            f"the library in {folder}/ was built with the embedding model {manifest['embedding_model']} "
-            f"({manifest['dim']}-d), but EMBEDDING_MODEL is {embedder.name} ({embedder.dim}-d); {REBUILD_HINT}, "
-            f"or set FLASK_EMBEDDING_MODEL={manifest['embedding_model']}"
-        )
-    recorded = recorded_revision(manifest.get("embedding_revision"), embedder)
-    if recorded != revision_of(embedder):
-        raise LibraryError(
-            f"the library in {folder}/ was embedded by another training of {embedder.name} (revision "
-            f"{recorded or 'unrecorded'}, now {revision_of(embedder)}); remove the folder and build it again "
-            "(`make shulchan-arukh` for the Shulchan Arukh's)")
-

@@ -13,6 +13,7 @@ import faiss
 import numpy as np
 
 from models import Chunk
+from search.asked import Asked, AskedScores
 from search.bm25 import BM25
 
 
@@ -51,20 +52,38 @@ class Candidates:
     dense: np.ndarray
     bm25_max: float
     refs: list[str | None] | None = None
+    asked: AskedScores | None = None  # each key's question scores, when the passages have questions (search/asked.py)
 
 
-def composed(view, words: list[list[str]] | None, vector: np.ndarray | None, k: int, scope: "Scope") -> Candidates:
+def composed(view, words: list[list[str]] | None, vector: np.ndarray | None, k: int, scope: "Scope",
+             query: str | None = None) -> Candidates:
     """Candidates asked one question at a time of a view: its lexical, nearest and cosines (None words: no BM25
-    stage, None vector: no dense stage)."""
+    stage, None vector: no dense stage); with query, also the passages whose written questions match it best."""
     keys, lexical = np.zeros(0, dtype=np.int64), None
     if words is not None:
         lexical = view.lexical(words, k, scope)
         keys = np.sort(lexical.top)
     if vector is not None:
         keys = np.union1d(keys, view.nearest(vector, k, scope)).astype(np.int64)
+    asked = None
+    if query is not None and getattr(view, "asked", None) is not None:
+        asked = view.asked.scores(query, vector, view.allowed(scope))
+        keys = np.union1d(keys, asked_best(asked, k, lexical is not None, vector is not None)).astype(np.int64)
     dense = view.cosines(keys, vector) if vector is not None else np.zeros(len(keys))
     bm25 = lexical.scores_of(keys) if lexical else np.zeros(len(keys))
-    return Candidates(keys, bm25, dense, lexical.max if lexical else 0.0)
+    if asked is not None:
+        asked = AskedScores(asked.bm25[keys], asked.dense[keys], asked.bm25_max)
+    return Candidates(keys, bm25, dense, lexical.max if lexical else 0.0, asked=asked)
+
+
+def asked_best(asked: AskedScores, k: int, lexical: bool, dense: bool) -> np.ndarray:
+    """The positions whose questions score best by BM25 and by cosine (each stage the search runs), k of each."""
+    best = [np.zeros(0, dtype=np.int64)]
+    for used, scores in ((lexical, asked.bm25), (dense, asked.dense)):
+        if used:
+            chosen = top(scores, k)
+            best.append(chosen[scores[chosen] > 0])
+    return np.concatenate(best)
 
 
 class Lexical:
@@ -90,6 +109,7 @@ class View:
     labels: np.ndarray  # labels[i] is the FAISS id of chunks[i]; ascending
     generation: int = 0
     doc_ids: np.ndarray = field(default=None)  # doc_ids[i] is chunks[i].doc_id
+    asked: Asked | None = None  # the questions written beside the passages, when the library has any
 
     def __post_init__(self):
         if self.doc_ids is None:
@@ -148,9 +168,10 @@ class View:
             return positions
         return positions[top(self.cosines(positions, vector), k)]
 
-    def candidates(self, words, vector, k: int, scope: Scope) -> Candidates:
-        """The best k of BM25 and of dense search over scope, with both scores of each (search/view.composed)."""
-        return composed(self, words, vector, k, scope)
+    def candidates(self, words, vector, k: int, scope: Scope, query: str | None = None) -> Candidates:
+        """The best k of BM25 and of dense search over scope, with both scores of each, and with query the best of
+        the passages' written questions (search/view.composed)."""
+        return composed(self, words, vector, k, scope, query)
 
     def passages(self, keys: np.ndarray, context: int) -> tuple[list[Chunk | None], dict]:
         """The chunks of keys, and the neighbours (before, after) of the first `context` of them by key."""

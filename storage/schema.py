@@ -1,7 +1,8 @@
 """The library store's tables in SQLite, as numbered migrations (storage/database.migrate applies them).
 
 1. documents, their chunks with embeddings, ingest jobs, and the generation counter;
-2. readers and relations: a document's owner; a passage's community, era and authority; relations between passages.
+2. readers and relations: a document's owner; a passage's community, era and authority; relations between passages;
+3. the questions written beside a document's passages, each naming its passage's ref (search/asked.py).
 The PostgreSQL backend's twin is postgres/schema.py.
 """
 from models import RELATION_KINDS
@@ -92,5 +93,16 @@ MIGRATIONS = [  # each a tuple of statements, applied by storage/database.migrat
             UNIQUE (source, target, kind)
         )""",
         "CREATE INDEX relations_target ON relations(target)",
+    ),
+    (  # questions readers ask, written beside the passages that answer them (issue 46); they go with their document
+        """CREATE TABLE asked (
+            id INTEGER PRIMARY KEY,
+            doc_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+            ref TEXT NOT NULL,
+            language TEXT NOT NULL,
+            text TEXT NOT NULL,
+            embedding BLOB NOT NULL,
+            UNIQUE (doc_id, ref, text)
+        )""",
     ),
 ]

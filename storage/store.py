@@ -159,6 +159,24 @@ class Store(SqliteSql, StoreQueries):
                           r[12], r[13])
             yield r[0], chunk, np.frombuffer(r[14], dtype=np.float32)
 
+    def add_asked(self, doc_id: str, rows: list[tuple[str, str, str]], vectors: np.ndarray) -> int:
+        """Keep questions (ref, language, text) and their vectors beside a document; one already kept is skipped.
+        Returns how many were added."""
+        vectors = np.ascontiguousarray(vectors, dtype=np.float32)
+        with self.transaction() as db:
+            before = db.total_changes
+            db.executemany("INSERT OR IGNORE INTO asked (doc_id, ref, language, text, embedding) VALUES (?, ?, ?, ?, ?)",
+                           [(doc_id, ref, language, text, v.tobytes()) for (ref, language, text), v in zip(rows, vectors, strict=True)])
+            added = db.total_changes - before
+            if added:
+                self._bump(db)
+        return added
+
+    def asked_rows(self) -> list[tuple[str, str, str, np.ndarray]]:
+        """Every kept question as (doc_id, ref, text, vector), in the order they were added."""
+        return [(d, r, t, np.frombuffer(e, dtype=np.float32))
+                for d, r, t, e in self.db.execute("SELECT doc_id, ref, text, embedding FROM asked ORDER BY id")]
+
     # jobs
 
     def job(self, job_id: str) -> Job | None:

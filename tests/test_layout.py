@@ -19,7 +19,7 @@ LAYERS = [
     {"writers"},
     {"retrieval", "generator"},
     {"pipeline"},
-    {"web", "measuring", "training", "benchmarks"},
+    {"web", "measuring", "training", "benchmarks", "authoring"},
     {"app"},
 ]
 TOP_LEVEL = {"README.md", "requirements.txt", "app.py", "pipeline.py", "models.py", "retrieval.py", "generator.py",

@@ -113,7 +113,7 @@ def with_text_words(query: str, vocabulary, table: dict | None = None) -> str:
     an English question over a Hebrew library gains its Hebrew words, one over an English library nothing."""
     found_slots = slots(query, table)
     terms = {term for slot in found_slots for term in slot.terms}
-    # a library in a database answers for all the terms at once (postgres/search.Vocabulary.known)
+    # a library in a database answers for all the terms at once (postgres/vocabulary.Vocabulary.known)
     known = vocabulary.known(terms) if hasattr(vocabulary, "known") else {t for t in terms if t in vocabulary}
     found = [slot.word for slot in found_slots if known.intersection(slot.terms)]
     return " ".join([query, *dict.fromkeys(found)])

@@ -7,4 +7,5 @@ history.py   the answer log                                         moving_in.py
 backend.py   which backend a configuration names                    commands.py `flask --app app db ...`
 accounts.py  users, tokens, sessions, usage counts                 relation_store.py  relations between passages
 provider_settings.py  the providers' keys and models an admin set
+asked.py     the questions written beside passages, read into memory and scored      vocabulary.py  BM25's terms
 """

@@ -155,6 +155,22 @@ class PgLibrary(protocols.Library):
         """Add or replace documents: (info, text, chunks, embeddings, source path) each, in one transaction."""
         self.db.run(lambda conn: self._replace(conn, entries))
 
+    def add_questions(self, doc_id: str, rows: list[tuple[str, str, str]], vectors) -> int:
+        """Keep questions (ref, language, text) with their vectors beside a document's passages (search/asked.py);
+        returns how many were new. Every server searches them once it sees the generation move."""
+        def add(conn):
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
+            added = 0
+            for (ref, language, text), vector in zip(rows, vectors, strict=True):
+                added += conn.execute("INSERT INTO asked (doc_id, ref, language, text, embedding) VALUES (%s, %s, %s, %s, %s)"
+                                      " ON CONFLICT DO NOTHING",
+                                      (doc_id, ref, language, text, np.asarray(vector, dtype=np.float32))).rowcount
+            if added:
+                conn.execute("UPDATE library_meta SET value = (value::bigint + 1)::text WHERE key = 'generation'")
+            return added
+
+        return self.db.run(add)
+
     def delete_document(self, doc_id: str) -> int:
         """Remove a document, its chunks and their term counts; returns how many chunks went."""
         def delete(conn):

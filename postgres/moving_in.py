@@ -1,8 +1,9 @@
 """Moving in: copy an embedded library folder (and its answer history) into a PostgreSQL schema, without re-embedding.
 
 Documents go in their library order, with their chunks, stored vectors and kept source files, a batch of them per
-transaction; then the jobs (with the files still waiting for one) and, when given, the answer history with its
-feedback and reviews (and each question's vector, when the schema's embedder made it). A document already in the
+transaction; then the jobs (with the files still waiting for one), the questions written beside the passages (with
+their vectors) and, when given, the answer history with its feedback and reviews (and each question's vector, when
+the schema's embedder made it). A document already in the
 schema with the same content is skipped, so an interrupted import can be run again.
 Does not: build BM25 itself (postgres/library.py counts terms as it inserts), or change the embedded library.
 """
@@ -57,9 +58,21 @@ def import_library(folder: Path, target, progress=None) -> dict:
              "status": "queued" if job["status"] == "running" else job["status"]})
         counts["jobs"] += 1
     counts["sentence_vectors"] = _sentence_vectors(source.sentences.table, target.sentences.table)
+    counts["questions"] = _questions(source.store, target)
     target.db.vacuum("chunks", "postings", "terms")  # searched at once: BM25 from the postings' index alone
     counts["seconds"] = round(time.perf_counter() - started, 1)
     return counts
+
+
+def _questions(store, target) -> int:
+    """Copy the questions written beside the documents' passages (search/asked.py), with their vectors."""
+    rows = store.db.execute("SELECT doc_id, ref, language, text, embedding FROM asked ORDER BY id").fetchall()
+    added = 0
+    for doc_id, group in groupby(rows, key=lambda r: r[0]):
+        group = list(group)
+        added += target.add_questions(doc_id, [(r[1], r[2], r[3]) for r in group],
+                                      [np.frombuffer(r[4], dtype=np.float32) for r in group])
+    return added
 
 
 def _sentence_vectors(source, target) -> int:

@@ -263,4 +263,16 @@ MIGRATIONS = [
         "ALTER TABLE {schema}.postings ADD PRIMARY KEY (term_id, chunk) INCLUDE (tf, length)",
         "ALTER TABLE {schema}.chunks ALTER COLUMN embedding SET STORAGE MAIN",
     ],
+    [  # questions readers ask, written beside the passages that answer them (issue 46; search/asked.py): they go
+        # with their document, and every server keeps them in memory (postgres/asked.py)
+        """CREATE TABLE {schema}.asked (
+            id bigserial PRIMARY KEY,
+            doc_id text NOT NULL REFERENCES {schema}.documents(id) ON DELETE CASCADE,
+            ref text NOT NULL,
+            language text NOT NULL,
+            text text NOT NULL,
+            embedding vector({dim}) NOT NULL,
+            UNIQUE (doc_id, ref, text)
+        )""",
+    ],
 ]

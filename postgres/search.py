@@ -17,7 +17,9 @@ import time
 import numpy as np
 
 from models import Chunk
+from postgres.asked import PgAsked, with_asked
 from postgres.database import Database
+from postgres.vocabulary import Vocabulary
 from search.library import HNSW_EF_SEARCH
 from search.view import Candidates, Scope
 
@@ -107,22 +109,6 @@ def scope_sql(scope: Scope, column: str) -> tuple[str, dict]:
     return " AND ".join(conditions) or "true", args
 
 
-class Vocabulary:
-    """The library's BM25 terms: `term in vocabulary`, or those of many terms at once (`known`)."""
-
-    def __init__(self, db: Database):
-        self.db = db
-
-    def __contains__(self, term: str) -> bool:
-        return bool(self.db.execute("SELECT 1 FROM terms WHERE term = %s", (term,)))
-
-    def known(self, terms) -> set[str]:
-        """Those of terms the library has, in one statement (none asked: none sent)."""
-        if not terms:
-            return set()
-        return {r[0] for r in self.db.execute("SELECT term FROM terms WHERE term = ANY(%s)", (list(terms),))}
-
-
 class PgLexical:
     """A query's BM25 over a scope: its best candidates (ids), its best score, and the score of any chunk."""
 
@@ -153,6 +139,7 @@ class PgView:
         self.db, self.skip_common = db, skip_common
         self.vocabulary = Vocabulary(db)
         self.iterative = vector_version >= (0, 8)
+        self.asked = PgAsked(db)  # the questions written beside passages, as this server last read them
         self._size = (-SIZE_FRESH - 1.0, 0)  # (when it was read, the library's size)
 
     def size(self) -> int:
@@ -177,8 +164,9 @@ class PgView:
     def candidates(self, words: list[list[str]] | None, vector: np.ndarray | None, k: int, scope: Scope,
                    query: str | None = None) -> Candidates:
         """The best k of BM25 and of dense search over scope, with both scores and the ref of each, in one statement
-        (sent with the settings an HNSW search needs in one round trip). The passages' written questions are not
-        searched in PostgreSQL yet: query is accepted for the embedded view's signature."""
+        (sent with the settings an HNSW search needs in one round trip). The passages' written questions are
+        searched beside the passages (postgres/asked.py) when query is given: three more statements, only when
+        they bring candidates of their own."""
         where, args = scope_sql(scope, "p.chunk")
         args["k"] = k
         ctes, rest_scored = [NO_BEST], NO_REST_SCORED
@@ -199,10 +187,23 @@ class PgView:
         sql = CANDIDATES.format(ctes=",\n".join(ctes), rest_scored=rest_scored,
                                 cosine="-(c.embedding <#> %(vector)s)" if vector is not None else "0::float8")
         rows = self.db.query(sql, args, settings)
-        return Candidates(np.array([r[0] for r in rows], dtype=np.int64),
-                          np.array([r[1] for r in rows], dtype=np.float64),
-                          np.array([r[2] for r in rows], dtype=np.float32),
-                          max(0.0, rows[0][4]) if rows else 0.0, [r[3] for r in rows])
+        found = Candidates(np.array([r[0] for r in rows], dtype=np.int64),
+                           np.array([r[1] for r in rows], dtype=np.float64),
+                           np.array([r[2] for r in rows], dtype=np.float32),
+                           max(0.0, rows[0][4]) if rows else 0.0, [r[3] for r in rows])
+        return with_asked(self, found, query, words, vector, k, scope) if query is not None else found
+
+    def text_scores(self, keys: np.ndarray, words, vector, scope: Scope) -> tuple[np.ndarray, np.ndarray, list]:
+        """The BM25 (over scope) and cosine of chunks the first stage did not find, and their refs."""
+        bm25 = np.zeros(len(keys))
+        if words is not None:
+            where, extra = scope_sql(scope, "p.chunk")
+            ctes, args = bm25_sql(words, f"p.chunk = ANY(%(keys)s) AND {where}", self.skip_common)
+            found = dict(self.db.execute(f"WITH {ctes} SELECT chunk, score FROM lexical",
+                                         {**args, **extra, "keys": [int(k) for k in keys]}))
+            bm25 = np.array([found.get(int(k), 0.0) for k in keys], dtype=np.float64)
+        dense = self.cosines(keys, vector) if vector is not None else np.zeros(len(keys), dtype=np.float32)
+        return bm25, dense, self.refs_of(keys)
 
     def hnsw_settings(self, k: int, scope: Scope) -> list[str]:
         """What an HNSW search of k over scope sets first: ef_search of at least k, and on pgvector 0.8+ an iterative

@@ -57,12 +57,17 @@ class Asked:
             if chunk.ref:
                 where.setdefault((chunk.doc_id, chunk.ref), []).append(position)
         kept = [(text, vector, where[(doc_id, ref)]) for doc_id, ref, text, vector in rows if (doc_id, ref) in where]
-        if not kept:
+        return cls.placed([t for t, _, _ in kept], [v for _, v, _ in kept], [p for _, _, p in kept], len(chunks))
+
+    @classmethod
+    def placed(cls, texts: list[str], vectors, positions: list[list[int]], size: int) -> "Asked | None":
+        """Questions with their vectors and the chunk positions each belongs to, in a view of size positions."""
+        if not texts:
             return None
-        question = np.repeat(np.arange(len(kept)), [len(p) for _, _, p in kept])
-        position = np.fromiter((p for _, _, ps in kept for p in ps), dtype=np.int64, count=len(question))
-        vectors = np.vstack([v for _, v, _ in kept]).astype(np.float32)
-        return cls(BM25.index([terms(t) for t, _, _ in kept]), vectors, question, position, len(chunks))
+        question = np.repeat(np.arange(len(texts)), [len(p) for p in positions])
+        position = np.fromiter((p for ps in positions for p in ps), dtype=np.int64, count=len(question))
+        return cls(BM25.index([terms(t) for t in texts]), np.vstack(vectors).astype(np.float32), question, position,
+                   size)
 
     def __len__(self) -> int:
         return len(self.vectors)

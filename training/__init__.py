@@ -18,6 +18,7 @@ embedder_pairs.py    its pairs: siman topics, glosses, glossary phrases, lay que
 embedder_negatives.py  hard negatives for its lay questions, mined with our own hybrid search
 judge_data.py        the judge's training and calibration pairs from QA sets (squad-dev, heq-dev)
 judge_mining.py      negatives like the offline writer's mistakes, mined with our own search
+judge_lessons.py     pairs from the lessons the team wrote (data/judge-lessons/) and the questions beside every seif
 train_judge.py       the answerability judge on those pairs
 train_decision.py    the decision to answer or decline, fitted on recorded looks
 """

@@ -92,3 +92,22 @@ def test_the_english_analyzer_folds_endings_and_leaves_function_words_out():
         "eat", "cheese", "after", "eat", "meat", "hot", "plate"]
     assert [english.stem(w) for w in ("candles", "cities", "sitting", "passed", "glass", "dishes", "boxes")] == [
         "candle", "city", "sit", "pass", "glass", "dish", "box"]
+
+
+def test_postgresql_searches_the_questions_and_import_library_carries_them(library, tmp_path, pg_db):
+    """The same questions in PostgreSQL: moved in with the library, found the same way, hidden with their document."""
+    from postgres.library import PgLibrary
+    from postgres.moving_in import import_library
+    from search.view import Scope
+
+    attach(library, write(tmp_path / "q.jsonl", QUESTIONS))
+    moved = PgLibrary.open(pg_db, FakeEmbedder())
+    assert import_library(library.folder, moved)["questions"] == 3
+    hits = search(moved, "kettle stove")
+    assert hits[0].chunk.ref == OTHER and hits[0].chunk.text == RULINGS[2][3]
+    assert search(moved, "toasted sandwiches")[0].chunk.ref == GLOSS
+    hidden = Retriever(moved, FakeEmbedder(), config=RetrievalConfig(asked_weight=0.5)).search(
+        "kettle stove", top_k=3, hidden=frozenset({"sa"}))
+    assert hidden == []  # the only document is hidden: its questions reach nothing
+    found = moved.current().candidates([["kettle"]], None, 10, Scope(excluded=frozenset({"sa"})), "kettle stove")
+    assert found.asked is not None and not found.asked.bm25.any()

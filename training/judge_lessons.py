@@ -1,0 +1,76 @@
+"""The judge's pairs from the lessons the team wrote (data/judge-lessons/) and the questions beside every seif
+(data/seif-questions/): write once, use twice.
+
+A lesson's answering sentence is a positive, under its passage's heading as the judge reads it; its passage's other
+sentences that share the most words with the question are negatives; a twin (a question the passage seems to answer
+but does not) is a negative with the sentence its answered question was answered by, and with the passage's other
+best-matching sentence. Only lessons of the train split are read: the wiki leads of the unseen third (a title's
+SHA-256 is 1 modulo 3) are the lessons' test, never trained on.
+A seif's question is a positive with its seif (or the Rema's gloss) when that passage is one sentence, the writer's
+questions being about its one ruling, and a negative with the neighbouring seif of its siman. Seifim whose ref's
+SHA-256 is 0 modulo 5 are left out: data/lay-questions' test split was written from them.
+Does not: train (train_judge.py) or read a measurement set.
+"""
+import hashlib
+import json
+import random
+from pathlib import Path
+
+from checks.judge import pair_text
+from checks.splitting import whole_sentences
+from training.judge_data import Pair, hardest
+
+LESSONS = Path("data/judge-lessons")
+SEIF_QUESTIONS = Path("data/seif-questions/questions.jsonl")
+
+
+def lay_test_seif(ref: str) -> bool:
+    """Whether data/lay-questions' test split may have been written from this seif (its SHA-256 is 0 modulo 5)."""
+    return int(hashlib.sha256(ref.removesuffix(", Rema").encode()).hexdigest(), 16) % 5 == 0
+
+
+def lesson_pairs(rows: list[dict], passages: dict[str, tuple[str, list[str]]], same: int = 1) -> list[Pair]:
+    """Pairs of the train split's lessons; passages maps a passage id to (heading, its sentences)."""
+    out, answered_by = [], {}
+    for row in rows:
+        if row["split"] != "train" or row["passage"] not in passages:
+            continue
+        heading, sentences = passages[row["passage"]]
+        if row["sentences"]:
+            answered_by[row["id"]] = row["sentences"]
+            out += [Pair(row["id"], row["question"], pair_text(heading, s), 1.0, "train") for s in row["sentences"]]
+        else:
+            out += [Pair(row["id"], row["question"], pair_text(heading, s), 0.0, "train")
+                    for s in answered_by.get(row["twin_of"], [])]
+        others = [s for s in sentences if s not in row["sentences"] and s not in answered_by.get(row["twin_of"], [])]
+        out += [Pair(row["id"], row["question"], pair_text(heading, s), 0.0, "train")
+                for s in hardest(row["question"], others, same)]
+    return out
+
+
+def seif_pairs(questions: list[dict], chunks, limit: int | None = None, seed: int = 0) -> list[Pair]:
+    """Pairs of the questions beside the seifim; chunks are the Shulchan Arukh library's (their ref, heading, text)."""
+    by_ref = {c.ref: c for c in chunks if c.ref}
+    order = [c.ref for c in chunks if c.ref and not c.ref.endswith(", Rema")]
+    after = {a: b for a, b in zip(order, order[1:]) if a.rsplit(":", 1)[0] == b.rsplit(":", 1)[0]}
+    before = {b: a for a, b in after.items()}
+    out = []
+    rows = [q for q in questions if not lay_test_seif(q["ref"]) and q["ref"] in by_ref]
+    random.Random(seed).shuffle(rows)
+    for question in rows[:limit] if limit else rows:
+        chunk = by_ref[question["ref"]]
+        sentences = whole_sentences(chunk.text)
+        if len(sentences) == 1:
+            out.append(Pair(question["id"], question["text"], pair_text(chunk.heading, sentences[0]), 1.0, "train"))
+        seif = question["ref"].removesuffix(", Rema")
+        neighbour = after.get(seif) or before.get(seif)
+        if neighbour:
+            other = by_ref[neighbour]
+            first = (whole_sentences(other.text) or [other.text])[0]
+            out.append(Pair(question["id"], question["text"], pair_text(other.heading, first), 0.0, "train"))
+    return out
+
+
+def read_rows(path: Path) -> list[dict]:
+    """The lines of a JSON Lines file."""
+    return [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]

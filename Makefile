@@ -19,6 +19,7 @@ export TRANSFORMERS_OFFLINE := 1
 SA_ENV := FLASK_LIBRARY_DIR=data/shulchan-arukh FLASK_HISTORY_DB=data/shulchan-arukh/history.sqlite3 \
 	FLASK_EMBEDDING_MODEL=evidenz/multilingual-e5-small-shulchan-arukh
 SA_SOURCE ?= ../shared/data/shulchan-arukh/shulchan_arukh_he.jsonl
+SA_QUESTIONS := data/seif-questions/questions.jsonl
 
 run: install library
 	$(FLASK) serve --host $(HOST) --port $(PORT) --threads $(THREADS)
@@ -64,8 +65,11 @@ chromium:
 	@(command -v chromium >/dev/null && [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]) || \
 		($(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium fonts-dejavu-core)
 
+# The lay questions written beside every seif are searched with it (docs/hebrew.md); a library built before them gets
+# them here (those kept already are not embedded again).
 shulchan-arukh: install
 	@[ -f data/shulchan-arukh/library.sqlite3 ] || $(SA_ENV) $(FLASK) ingest $(SA_SOURCE) --language he --tier canonical
+	@$(SA_ENV) $(FLASK) add-questions $(SA_QUESTIONS)
 
 run-shulchan-arukh: shulchan-arukh
 	$(SA_ENV) $(FLASK) serve --host $(HOST) --port $(PORT) --threads $(THREADS)

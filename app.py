@@ -19,6 +19,7 @@ from pathlib import Path
 from flask import Flask
 
 from accounts.commands import users_commands
+from authoring.commands import commands as authoring_commands
 from benchmarks.commands import commands as benchmark_commands
 from configuration.settings import Settings, defaults
 from ingest.chunking import max_passage_chars
@@ -237,6 +238,7 @@ def create_app(config=None, pipeline=None, library=None) -> Flask:
                       mcp_bp, openapi_bp, catalog_bp, providers_bp):
         app.register_blueprint(blueprint)
     for command in (ingest_commands + measuring_commands + training_commands + lay_commands + benchmark_commands
+                    + authoring_commands
                     + [serve, db_commands, users_commands, relations_commands, mcp_command]):
         app.cli.add_command(command)
     return app

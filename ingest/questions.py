@@ -57,7 +57,11 @@ def attach(library, path: Path, document: str | None = None, progress=None) -> d
         raise QuestionsError(f"document {document!r} holds none of the refs in {path}; name the document the "
                              "questions were written for")
     held = set().union(*reached.values()) if reached else set()
-    kept = [q for q in questions if q["ref"] in held]
+    known = {(doc_id, ref, text) for doc_id, ref, text, _ in library.store.asked_rows()} if hasattr(
+        library.store, "asked_rows") else set()
+    placed = [q for q in questions if q["ref"] in held]
+    kept = [q for q in placed if any((d, q["ref"], q["text"]) not in known for d, refs in reached.items()
+                                     if q["ref"] in refs)]  # a question kept before is not embedded again
     vectors = []
     for start in range(0, len(kept), BATCH):
         vectors.append(library.embedder.embed_queries([q["text"] for q in kept[start:start + BATCH]]))
@@ -70,4 +74,4 @@ def attach(library, path: Path, document: str | None = None, progress=None) -> d
         added += library.add_questions(doc_id, [(q["ref"], q["language"], q["text"]) for q, _ in mine],
                                        [v for _, v in mine])
     return {"questions": len(questions), "documents": len(reached), "added": added,
-            "unplaced": len(questions) - len(kept)}
+            "unplaced": len(questions) - len(placed)}

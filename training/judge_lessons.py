@@ -29,21 +29,22 @@ def lay_test_seif(ref: str) -> bool:
     return int(hashlib.sha256(ref.removesuffix(", Rema").encode()).hexdigest(), 16) % 5 == 0
 
 
-def lesson_pairs(rows: list[dict], passages: dict[str, tuple[str, list[str]]], same: int = 1) -> list[Pair]:
-    """Pairs of the train split's lessons; passages maps a passage id to (heading, its sentences)."""
+def lesson_pairs(rows: list[dict], passages: dict[str, list[str]], same: int = 1) -> list[Pair]:
+    """Pairs of the train split's lessons; passages maps a passage id to its sentences (authoring/lessons.passages),
+    each read under its passage's title."""
     out, answered_by = [], {}
     for row in rows:
-        if row["split"] != "train" or row["passage"] not in passages:
+        sentences = passages.get(row["passage"])
+        if row["split"] != "train" or sentences is None:
             continue
-        heading, sentences = passages[row["passage"]]
-        if row["sentences"]:
-            answered_by[row["id"]] = row["sentences"]
-            out += [Pair(row["id"], row["question"], pair_text(heading, s), 1.0, "train") for s in row["sentences"]]
-        else:
-            out += [Pair(row["id"], row["question"], pair_text(heading, s), 0.0, "train")
-                    for s in answered_by.get(row["twin_of"], [])]
-        others = [s for s in sentences if s not in row["sentences"] and s not in answered_by.get(row["twin_of"], [])]
-        out += [Pair(row["id"], row["question"], pair_text(heading, s), 0.0, "train")
+        chosen = [sentences[i] for i in row["answer"] if 0 <= i < len(sentences)]
+        if row["answer"]:
+            answered_by[row["id"]] = chosen
+        label = 1.0 if row["answer"] else 0.0
+        shown = chosen if row["answer"] else answered_by.get(row["twin_of"], [])
+        out += [Pair(row["id"], row["question"], pair_text(row["title"], s), label, "train") for s in shown]
+        others = [s for s in sentences if s not in shown]
+        out += [Pair(row["id"], row["question"], pair_text(row["title"], s), 0.0, "train")
                 for s in hardest(row["question"], others, same)]
     return out
 

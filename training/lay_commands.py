@@ -12,6 +12,7 @@ from flask.cli import with_appcontext
 from configuration.settings import current
 
 BOOK = "../shared/data/shulchan-arukh/shulchan_arukh_he.jsonl"
+SEIF_QUESTIONS = Path("data/seif-questions/questions.jsonl")  # the questions written beside every seif (issue 46)
 
 
 @click.command("calibrate-across")
@@ -33,7 +34,8 @@ def calibrate_across_command(lay: Path, book: Path, limit: int, seed: int, write
 
     settings = current()
     embedder = Embedder.load(settings.models.embedding_model)
-    pipeline = eval_pipeline(settings, ingested_library(book, embedder, Path("data/cache/eval")), embedder)
+    questions = SEIF_QUESTIONS if SEIF_QUESTIONS.exists() else None  # searched as the shipped library searches
+    pipeline = eval_pipeline(settings, ingested_library(book, embedder, Path("data/cache/eval"), questions), embedder)
     judge = pipeline.generator.writers["offline"].judge
     if judge is None or judge.decision is None:
         raise click.UsageError("the offline writer has no decision to calibrate: set JUDGE_DIR to the judge's folder, "

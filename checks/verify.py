@@ -2,7 +2,8 @@
 
 (1) valid: the [n] names a passage that was given to the writer; (2) quote_verified: every quoted
 span of the claim appears verbatim in that passage, after normalising case, whitespace, punctuation
-and Hebrew vowel points and cantillation; (3) support: the best cosine between the claim and a
+and Hebrew vowel points and cantillation (an editor's bracketed words, "[Jupiter] orbits", are not the source's:
+the words around them are verified); (3) support: the best cosine between the claim and a
 sentence of the passage (the library's embedder), supported from a threshold chosen for that embedder
 by `flask --app app calibrate-support` (search/embedders.py). A claim none of whose citations holds is
 dropped, and so is a claim that cites nothing: nothing is shown as sourced that is not. Headings and
@@ -30,6 +31,8 @@ QUOTE = re.compile(r"[\"“”«»״]([^\"“”«»״]{3,})[\"“”«»״]")
 LINE_PREFIX = re.compile(r"^\s*(?:[-*+]\s+|\d{1,3}[.)]\s+|>\s*)?")  # a list bullet, number or quote mark
 LEADING_MARKERS = re.compile(r"^(\s*\[\d+(?:\s*,\s*\d+)*\])+")
 STRUCTURE = re.compile(r"^(#{1,6}\s.*|[^.!?]{0,120}:)$")  # a markdown heading, or a lead-in line ending in ":"
+# an editor's bracketed words ("[Jupiter] orbits ..."), not a [1] marker: not the source's, so not verified as a quote
+EDITOR = re.compile(r"\[(?!\d)[^\[\]]{1,120}\]")
 
 
 @dataclass
@@ -189,9 +192,10 @@ class Verifier:
         if not quotes:
             return None, None
         whole = normalise(passage)
-        if not all(normalise(q) in whole for q in quotes):
+        pieces = [[p for p in EDITOR.split(q) if normalise(p)] for q in quotes]  # around the editor's words
+        if not all(normalise(p) in whole for ps in pieces for p in ps):
             return False, None
-        wanted = normalise(quotes[0])
+        wanted = normalise(max(pieces[0], key=len, default=""))
         for start, end in whole_spans(passage):
             if wanted in normalise(passage[start:end]):
                 return True, (start, end)

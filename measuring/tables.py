@@ -47,7 +47,7 @@ def row_key(report: dict) -> tuple:
     config = report.get("config", {})
     mode = config.get("mode")
     return (set_name(config), MODES.index(mode) if mode in MODES else len(MODES),
-            embedder_of(config), config.get("fusion") or "")
+            embedder_of(config), config.get("fusion") or "", config.get("asked_weight") or 0.0)
 
 
 def table(reports: list[dict]) -> str:
@@ -59,6 +59,8 @@ def table(reports: list[dict]) -> str:
         mode = config.get("mode") or "pipeline"
         if config.get("fusion") not in (None, "weighted") and mode != "bm25":
             mode += f" ({config['fusion']})"
+        if config.get("questions"):  # a book searched with the questions written beside it (search/asked.py)
+            mode += f" + questions ×{config.get('asked_weight')}"
         embedder = "–" if mode == "bm25" else embedder_of(config)  # BM25 embeds nothing
         cells = [set_name(config), embedder, mode]
         cells += [form.format(figures[key]) if isinstance(figures.get(key), (int, float)) else "–"

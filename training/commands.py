@@ -62,15 +62,41 @@ def train_reranker(sets, base, out, queries, negatives, random_negatives, lr, la
 @click.option("--mine/--no-mine", default=True, show_default=True,
               help="Negatives mined by the project's own search over the sets' corpora and the default library's.")
 @click.option("--limit", default=None, type=int, help="Train on this many pairs only (a quick try).")
+@click.option("--lessons/--no-lessons", default=True, show_default=True,
+              help="Also the lessons the team wrote (data/judge-lessons/, their train split).")
+@click.option("--seif-questions", default=6000, show_default=True,
+              help="And this many of the questions beside the seifim, each with its seif (0: none).")
 @with_appcontext
-def train_judge(sets, out, layers, trained_layers, epochs, same, mine, limit):
+def train_judge(sets, out, layers, trained_layers, epochs, same, mine, limit, lessons, seif_questions):
     """Train the answerability judge on QA pairs; prints its card as JSON."""
+    from training.judge_lessons import written
     from training.judge_mining import Miner
     from training.train_judge import train
 
+    extra, held = written(seif_questions, same) if lessons else ([], {})
     miner = Miner.over(current(), list(sets)) if mine else None
     click.echo(json.dumps(train(list(sets), out, layers=layers, trained_layers=trained_layers, epochs=epochs,
-                                 limit=limit, miner=miner, same=same), indent=2))
+                                 limit=limit, miner=miner, same=same, extra=extra, extra_held=held), indent=2))
+
+
+@click.command("judge-figures")
+@click.option("--judge", "folder", default="data/models/answerability", show_default=True,
+              type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--same", default=1, show_default=True, help="Negatives per question from its own paragraph.")
+@with_appcontext
+def judge_figures(folder: Path, same: int):
+    """A judge's figures on the held-out pairs train-judge reports (squad-dev and heq-dev calibrate and test, the
+    lessons of the unseen third), so that a judge trained before them is measured the same way; JSON."""
+    from checks.judge import AnswerabilityJudge
+    from training.judge_data import pairs
+    from training.judge_lessons import written
+    from training.train_judge import held_out_figures
+
+    judge = AnswerabilityJudge.load(folder)
+    named = {f"{d.name}/{split}": [p for p in pairs(d, same=same) if p.split == split]
+             for d in (Path("../shared/data/squad-dev"), Path("../shared/data/heq-dev")) for split in ("calibrate", "test")}
+    named |= written(0, same)[1]
+    click.echo(json.dumps(held_out_figures(judge.model, judge.tokenizer, named, judge.max_length), indent=2))
 
 
 @click.command("train-embedder")
@@ -255,5 +281,5 @@ def calibrate_similar_command(pairs: Path):
     click.echo(json.dumps(result, ensure_ascii=False))
 
 
-commands = [train_classifier, train_reranker, train_judge, train_embedder, record_decisions, train_decision,
+commands = [train_classifier, train_reranker, train_judge, judge_figures, train_embedder, record_decisions, train_decision,
             calibrate_support_command, calibrate_decline_command, calibrate_judge_command, calibrate_similar_command]

@@ -29,22 +29,22 @@ def lay_test_seif(ref: str) -> bool:
     return int(hashlib.sha256(ref.removesuffix(", Rema").encode()).hexdigest(), 16) % 5 == 0
 
 
-def lesson_pairs(rows: list[dict], passages: dict[str, list[str]], same: int = 1) -> list[Pair]:
-    """Pairs of the train split's lessons; passages maps a passage id to its sentences (authoring/lessons.passages),
-    each read under its passage's title."""
+def lesson_pairs(rows: list[dict], passages: dict[str, list[str]], same: int = 1, split: str = "train") -> list[Pair]:
+    """Pairs of one split's lessons (the test split's are held-out figures, never trained on); passages maps a
+    passage id to its sentences (authoring/lessons.passages), each read under its passage's title."""
     out, answered_by = [], {}
     for row in rows:
         sentences = passages.get(row["passage"])
-        if row["split"] != "train" or sentences is None:
+        if row["split"] != split or sentences is None:
             continue
         chosen = [sentences[i] for i in row["answer"] if 0 <= i < len(sentences)]
         if row["answer"]:
             answered_by[row["id"]] = chosen
         label = 1.0 if row["answer"] else 0.0
         shown = chosen if row["answer"] else answered_by.get(row["twin_of"], [])
-        out += [Pair(row["id"], row["question"], pair_text(row["title"], s), label, "train") for s in shown]
+        out += [Pair(row["id"], row["question"], pair_text(row["title"], s), label, split) for s in shown]
         others = [s for s in sentences if s not in shown]
-        out += [Pair(row["id"], row["question"], pair_text(row["title"], s), 0.0, "train")
+        out += [Pair(row["id"], row["question"], pair_text(row["title"], s), 0.0, split)
                 for s in hardest(row["question"], others, same)]
     return out
 
@@ -70,6 +70,32 @@ def seif_pairs(questions: list[dict], chunks, limit: int | None = None, seed: in
             first = (whole_sentences(other.text) or [other.text])[0]
             out.append(Pair(question["id"], question["text"], pair_text(other.heading, first), 0.0, "train"))
     return out
+
+
+def written(seif_questions: int = 0, same: int = 1, seed: int = 0) -> tuple[list[Pair], dict[str, list[Pair]]]:
+    """What the team wrote, as the judge's pairs: (training pairs, held-out pairs by name). The lessons' train split
+    and, when seif_questions, that many of the questions beside the seifim (read against the Shulchan Arukh library
+    evaluation builds with the fitted embedder); held out: the English lessons of the unseen third."""
+    from authoring.lessons import passages as lesson_passages
+
+    known = lesson_passages()
+    lessons = [row for name in ("en", "he") if (LESSONS / f"{name}.jsonl").exists()
+               for row in read_rows(LESSONS / f"{name}.jsonl")]
+    training = lesson_pairs(lessons, known, same)
+    if seif_questions and SEIF_QUESTIONS.exists():
+        training += seif_pairs(read_rows(SEIF_QUESTIONS), book_chunks(), seif_questions, seed)
+    return training, {"wiki-lessons/test": lesson_pairs(lessons, known, same, split="test")}
+
+
+def book_chunks():
+    """The Shulchan Arukh's passages as the library evaluation builds reads them (its headings and glosses apart)."""
+    from measuring.libraries import ingested_library
+    from search.embedders import E5_SA
+    from search.embedding import Embedder
+
+    library = ingested_library(Path("../shared/data/shulchan-arukh/shulchan_arukh_he.jsonl"), Embedder.load(E5_SA),
+                               Path("data/cache/eval"))
+    return library.current().chunks
 
 
 def read_rows(path: Path) -> list[dict]:

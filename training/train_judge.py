@@ -82,8 +82,10 @@ def encode(tokenizer, batch: list[Pair], max_length: int) -> dict:
 
 def train(sets: list[Path], out: Path, layers: int = 6, trained_layers: int = 2, max_length: int = 128,
           epochs: int = 2, batch_size: int = 32, lr: float = 5e-5, head_lr: float = 1e-3, seed: int = 0,
-          limit: int | None = None, miner=None, same: int = 2) -> dict:
-    """Train the judge on the sets' train splits, save it to out, and return its card.
+          limit: int | None = None, miner=None, same: int = 2, extra: list[Pair] = (),
+          extra_held: dict[str, list[Pair]] | None = None) -> dict:
+    """Train the judge on the sets' train splits (and extra pairs: the lessons the team wrote), save it to out, and
+    return its card; extra_held are held-out pairs reported beside the sets' (the lessons of the unseen third).
 
     The frozen lower layers' states of every training pair are computed once and kept (fp16), so each epoch
     runs only the trained upper layers.
@@ -96,7 +98,7 @@ def train(sets: list[Path], out: Path, layers: int = 6, trained_layers: int = 2,
 
     torch.manual_seed(seed)
     data = {folder.name: pairs(folder, same=same, seed=seed, miner=miner) for folder in sets}
-    training = [p for ps in data.values() for p in ps if p.split == "train"]
+    training = [p for ps in data.values() for p in ps if p.split == "train"] + list(extra)
     random.Random(seed).shuffle(training)
     training = training[:limit] if limit else training
     tokenizer = AutoTokenizer.from_pretrained(resolve_model(E5))
@@ -133,29 +135,36 @@ def train(sets: list[Path], out: Path, layers: int = 6, trained_layers: int = 2,
                          time.perf_counter() - started)
     minutes = round((time.perf_counter() - started) / 60, 1)
     model.eval()
-    held_out = {}
-    with torch.inference_mode():
-        for name, ps in data.items():
-            for split in ("calibrate", "test"):
-                chosen = [p for p in ps if p.split == split]
-                if not chosen:  # a set trained on whole (squad2-train-head) has no held-out pairs
-                    continue
-                scores = []
-                for i in range(0, len(chosen), 64):
-                    encoded = encode(tokenizer, chosen[i:i + 64], max_length)
-                    scores += torch.sigmoid(model(**encoded)).tolist()
-                held_out[f"{name}/{split}"] = figures(list(zip(chosen, scores)))
+    held_out = held_out_figures(model, tokenizer, {f"{name}/{split}": [p for p in ps if p.split == split]
+                                                   for name, ps in data.items() for split in ("calibrate", "test")}
+                                | dict(extra_held or {}), max_length)
     out.mkdir(parents=True, exist_ok=True)
     save_file({k: v.half() for k, v in trained_state(model).items()}, str(out / "model.safetensors"))
     card = {
         "base": E5, "layers": layers, "trained_layers": trained_layers, "max_length": max_length, "threshold": 0.5,
         "threshold_source": "untuned; run calibrate-judge", "training_sets": [f.name for f in sets],
         "pairs": len(training), "positives": int(positives), "questions": len({p.query_id for p in training}),
-        "mined": miner is not None, "same_paragraph_negatives": same, "epochs": epochs, "lr": lr, "head_lr": head_lr, "batch_size": batch_size, "train_minutes": minutes,
+        "mined": miner is not None, "same_paragraph_negatives": same, "written_pairs": len(extra), "epochs": epochs, "lr": lr, "head_lr": head_lr, "batch_size": batch_size, "train_minutes": minutes,
         "threads": torch.get_num_threads(), "held_out": held_out,
     }
     write_card(out, card)
     return card
+
+
+def held_out_figures(model, tokenizer, named: dict[str, list[Pair]], max_length: int) -> dict:
+    """The figures of each named list of held-out pairs (an empty one is left out: a set trained on whole)."""
+    import torch
+
+    out = {}
+    with torch.inference_mode():
+        for name, chosen in named.items():
+            if not chosen:
+                continue
+            scores = []
+            for i in range(0, len(chosen), 64):
+                scores += torch.sigmoid(model(**encode(tokenizer, chosen[i:i + 64], max_length))).tolist()
+            out[name] = figures(list(zip(chosen, scores)))
+    return out
 
 
 def write_card(out: Path, card: dict) -> None:

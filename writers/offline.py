@@ -34,6 +34,7 @@ from writers.answering import KEEP_WITHIN, SENTENCES_PER_TYPE, Choice, decide, f
 from writers.calculation import calculate
 from checks.declines import decline_text, found_text, passage_label
 from writers.prompt import OPINIONS, opposing_pairs
+from writers.reference import bracketed
 from checks.sentences import all_named, candidates, cite, scored_text
 from writers.writer import Writer
 
@@ -244,9 +245,15 @@ class ExtractiveWriter(Writer):
             return Choice(found=found, answerability=verdict.answerability, signals=verdict.signals)
         best = verdict.answer[0]
         chosen = self.with_companions(verdict.answer, sentences, similarity, score, hits)
-        rest = sorted(chosen - {best} - self.leads(best, sentences, chosen), key=lambda i: sentences[i][:2])
-        ordered = [*sorted(self.leads(best, sentences, chosen)), best, *rest]
-        return Choice([(sentences[i][0], sentences[i][2]) for i in ordered], answerability=verdict.answerability,
+        leads = self.leads(best, sentences, chosen)
+        rest = sorted(chosen - {best} - leads, key=lambda i: sentences[i][:2])
+        said = {i: s for i, (_, _, s) in enumerate(sentences)}
+        n = sentences[best][0]
+        first = next((s for m, p, s in sentences if m == n and p == 0), "")
+        if leads and (opened := bracketed(said[best], hits[n - 1].chunk.title, first)):
+            said[best], leads = opened, set()  # the fact first, its reference the editor's (writers/reference.py)
+        ordered = [*sorted(leads), best, *rest]
+        return Choice([(sentences[i][0], said[i]) for i in ordered], answerability=verdict.answerability,
                       signals=verdict.signals)
 
     def with_companions(self, chosen: list[int], sentences: list, similarity: np.ndarray, score: np.ndarray,

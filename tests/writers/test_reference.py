@@ -1,0 +1,36 @@
+"""The editor's reference: an answering sentence that refers back opens the answer with its reference in brackets,
+and the citation check verifies a quote around the editor's words, never them."""
+from checks.verify import Verifier, split_claims
+from conftest import FakeEmbedder
+from models import Chunk, Hit
+from writers.reference import bracketed
+
+JUPITER = ("Jupiter is the fifth planet from the Sun and the largest in the Solar System. "
+           "It orbits the Sun at a distance of 5.20 AU. Its mass is one-thousandth that of the Sun.")
+
+
+def test_a_pronoun_gets_the_passages_own_name_of_its_subject():
+    first = "Jupiter is the fifth planet from the Sun and the largest in the Solar System."
+    assert bracketed("It orbits the Sun at a distance of 5.20 AU.", "Jupiter", first) == \
+        "[Jupiter] orbits the Sun at a distance of 5.20 AU."
+    assert bracketed("Its mass is one-thousandth that of the Sun.", "Jupiter", first) == \
+        "[Jupiter's] mass is one-thousandth that of the Sun."
+    assert bracketed("They are the tallest living animals.", "Giraffe", "Giraffes are large African mammals.") == \
+        "[Giraffes] are the tallest living animals."
+    assert bracketed("It was released in 1962.", "Lawrence of Arabia (film)",
+                     "Lawrence of Arabia is a 1962 epic film.") == "[Lawrence of Arabia] was released in 1962."
+
+
+def test_no_bracket_when_the_reference_is_unclear_or_there_is_no_pronoun():
+    assert bracketed("It orbits the Sun.", "Chapter 3.pdf", "The planets move in ellipses.") is None
+    assert bracketed("Jupiter orbits the Sun.", "Jupiter", "Jupiter is a planet.") is None
+    assert bracketed("Items are sold here.", "Market", "Market is a place.") is None  # "Items" is no "It"
+
+
+def test_a_quote_is_verified_around_the_editors_words():
+    hits = [Hit(Chunk("j#0", "j", "Jupiter", JUPITER, 0, len(JUPITER)), 1.0, 1.0, 1.0)]
+    verifier = Verifier(FakeEmbedder(), 0.0)
+    kept, checks, _ = verifier.verify(split_claims('"[Jupiter] orbits the Sun at a distance of 5.20 AU" [1].'), hits)
+    assert kept and checks[0].quote_verified is True
+    kept, checks, _ = verifier.verify(split_claims('"[Jupiter] orbits the Moon at a distance of 5.20 AU" [1].'), hits)
+    assert not kept  # the words around the insertion are the source's, word for word

@@ -93,10 +93,10 @@ def problems(rows: list[dict], corpus: Path) -> list[str]:
     return out
 
 
-def near_test(rows: list[dict], lay_folder: Path) -> dict[str, tuple[float, str]]:
-    """For each row id, its closest question of the lay questions' test split (same language) and the overlap of their
-    word sets; what `drop_near` reads."""
-    test_ids = {line.split("\t")[0] for line in (lay_folder / "qrels" / "test.tsv").read_text().splitlines()[1:]}
+def near_test(rows: list[dict], lay_folder: Path, split: str = "test") -> dict[str, tuple[float, str]]:
+    """For each row id, its closest question of a split of the lay questions (test; dev, to choose ASKED_WEIGHT as
+    the test split is searched) in the same language, and the overlap of their word sets; what `drop_near` reads."""
+    test_ids = {line.split("\t")[0] for line in (lay_folder / "qrels" / f"{split}.tsv").read_text().splitlines()[1:]}
     tests: dict[str, list[tuple[set, str]]] = {"he": [], "en": []}
     for line in (lay_folder / "queries.jsonl").read_text(encoding="utf-8").splitlines():
         query = json.loads(line)

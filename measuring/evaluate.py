@@ -37,6 +37,7 @@ from measuring.metrics import (
     percentile,
     recall_at_k,
 )
+from checks.splitting import whole_sentences
 from hebrew import analyzer
 from hebrew.glossary import LEARNED
 from ingest.corpus import read_corpus
@@ -81,7 +82,7 @@ def evaluate_answers(pipeline, queries: list[dict], qrels: dict, unanswerable: b
 
     pipeline.retriever must be an EvalRetriever (libraries.py), which can leave documents out.
     """
-    answered = contains = f1 = hits_gold = 0.0
+    answered = contains = f1 = hits_gold = first = 0.0
     valid = given = 0
     retriever = pipeline.retriever
     for query in tqdm(queries, desc="answers" + (" (gold removed)" if unanswerable else ""), file=sys.stderr):
@@ -95,6 +96,7 @@ def evaluate_answers(pipeline, queries: list[dict], qrels: dict, unanswerable: b
             continue
         answered += 1
         contains += contains_gold(answer.text, query["answers"]) if query["answers"] else 0
+        first += contains_gold(first_sentence(answer.text), query["answers"]) if query["answers"] else 0
         f1 += f1_score(answer.text, query["answers"]) if query["answers"] else 0
         passages = {h.chunk.id: judged_id(h.chunk.doc_id, h.chunk.ref) for h in result.evidence.hits}
         hits_gold += any(passages[c.passage_id] in gold_docs for c in answer.citations)
@@ -108,6 +110,7 @@ def evaluate_answers(pipeline, queries: list[dict], qrels: dict, unanswerable: b
     if not unanswerable:
         metrics.update({
             "answer_contains_gold": round(contains / n, 4),
+            "answered_fact_first": round(first / n, 4),  # answered, the gold in the answer's first sentence
             "answer_f1": round(f1 / n, 4),
             "citation_hits_gold": round(hits_gold / max(1, answered), 4),
         })
@@ -119,6 +122,12 @@ def evaluate_declines(pipeline, queries: list[dict]) -> dict:
     declined = sum(pipeline.ask(q["text"]).answer.declined
                    for q in tqdm(queries, desc="answers (not in the library)", file=sys.stderr))
     return {"unanswerable_questions": len(queries), "declined_rate": round(declined / max(1, len(queries)), 4)}
+
+
+def first_sentence(text: str) -> str:
+    """An answer's first sentence, where the question's fact should stand (issue 45: the fact first)."""
+    sentences = whole_sentences(text.strip())
+    return sentences[0] if sentences else text
 
 
 def learned_glossary() -> str | None:
@@ -165,6 +174,7 @@ def evaluate_set(settings, folder: Path, mode=None, limit=None, seed=0, split="t
     elif book:
         questions = None if no_questions else questions or (SEIF_QUESTIONS if SEIF_QUESTIONS.exists() else None)
         searched = ingested_library(corpus, indexed_with, cache, questions)
+        questions = questions if searched.current().asked is not None else None  # none names this book's passages
     else:
         searched = cached_library(read_corpus(corpus), indexed_with, settings.library.max_chars,
                                   settings.library.overlap_chars, cache)
@@ -181,9 +191,13 @@ def evaluate_set(settings, folder: Path, mode=None, limit=None, seed=0, split="t
         result.update(evaluate_answers(pipeline, answerable, qrels, unanswerable=True))
         result["answer_or_decline_balanced_accuracy"] = round(
             (result["answered_rate"] + result["unanswerable_abstain_rate"]) / 2, 4)
+        result["balanced_accuracy_fact_first"] = round(
+            (result["answered_fact_first"] + result["unanswerable_abstain_rate"]) / 2, 4)
     if (answers or unanswerable) and not_held:
         result.update(evaluate_declines(pipeline, not_held))
         result["decline_balanced_accuracy"] = round((result["answered_rate"] + result["declined_rate"]) / 2, 4)
+        result["decline_balanced_accuracy_fact_first"] = round(
+            (result["answered_fact_first"] + result["declined_rate"]) / 2, 4)
     result["config"] = {
         "dataset": folder.name, "corpus": str(library_dir or corpus), "split": split, "text_field": text_field,
         "mode": mode or ("rerank" if pipeline.retriever.reranker else "hybrid"), "limit": limit, "seed": seed,

@@ -11,9 +11,10 @@ reader's community that every search is for (`eval --community`).
 import hashlib
 import json
 import shutil
+import sqlite3
 import sys
 import tempfile
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import replace
 from pathlib import Path
 
@@ -200,7 +201,10 @@ def ingested_library(path: Path, embedder, cache_root: Path, questions: Path | N
 
     def build_asked(staging: Path) -> None:
         print(f"embedding the questions of {questions} beside {folder.name} (cached for next time)", file=sys.stderr)
-        for name in (library.STORE_FILE, "manifest.json", "bm25.npz", "bm25_vocab.json", "faiss.index"):
+        with closing(sqlite3.connect(folder / library.STORE_FILE)) as source, \
+                closing(sqlite3.connect(staging / library.STORE_FILE)) as copy:
+            source.backup(copy)  # the store as committed, its write-ahead log included
+        for name in ("manifest.json", "bm25.npz", "bm25_vocab.json", "faiss.index"):
             shutil.copy2(folder / name, staging / name)
         asking = library.Library.open(staging, embedder)
         attach(asking, Path(questions), asking.current().chunks[0].doc_id)

@@ -111,7 +111,9 @@ def test_eval_boosts_the_readers_community_when_asked(tmp_path):
     (questions / "qrels").mkdir(parents=True)
     (questions / "queries.jsonl").write_text(json.dumps({"_id": "q1", "text": "מותר ללכת בקומה זקופה?"}) + "\n")
     (questions / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\nq1\tShulchan Arukh, Orach Chayim 3:1\t1\n")
-    run = lambda *more: run_eval(tmp_path, questions, "--mode", "hybrid", "--corpus", book, *more)[0]  # noqa: E731
+    # the boost alone: without the questions written beside the real seifim these refs name (--no-questions)
+    run = lambda *more: run_eval(tmp_path, questions, "--mode", "hybrid", "--corpus", book, "--no-questions",  # noqa: E731
+                                 *more)[0]
     ashkenazi = run("--community-boost", "--community", "Ashkenazi")
     sephardi = run("--community-boost", "--community", "Sephardi")
     assert (ashkenazi["mrr@10"], sephardi["mrr@10"]) == (1.0, 0.5)  # each reader's passage first
@@ -168,3 +170,23 @@ def test_eval_asks_a_metadata_field_instead_of_the_text(tmp_path):
     assert result["mrr@10"] == 1.0  # English words reach the Hebrew passage through the glossary
     plain, _ = run_eval(tmp_path, questions, "--mode", "bm25", "--corpus", corpus, "--text-field", "en", "--plain")
     assert plain["mrr@10"] == 0.0  # without it, no English word is in the text
+
+
+def test_eval_searches_a_book_with_the_questions_written_beside_it_and_without_them(tmp_path):
+    book = tmp_path / "sa.jsonl"
+    seifim = [{"ref": "Shulchan Arukh, Orach Chayim 318:1", "he": "המבשל בשבת במזיד אסור לו לעולם:"},
+              {"ref": "Shulchan Arukh, Orach Chayim 318:2", "he": "מים שהוחמו בשבת אסורים ברחיצה:"}]
+    book.write_text("".join(json.dumps(s, ensure_ascii=False) + "\n" for s in seifim), encoding="utf-8")
+    written = tmp_path / "questions.jsonl"
+    written.write_text(json.dumps({"id": "w1", "ref": "Shulchan Arukh, Orach Chayim 318:2", "language": "en",
+                                   "text": "Can I shower with water heated on Shabbat?"}) + "\n")
+    asked = tmp_path / "asked"
+    (asked / "qrels").mkdir(parents=True)
+    (asked / "queries.jsonl").write_text(json.dumps({"_id": "q1", "text": "shower with heated water"}) + "\n")
+    (asked / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\nq1\tShulchan Arukh, Orach Chayim 318:2\t1\n")
+    run = lambda *more: run_eval(tmp_path, asked, "--mode", "hybrid", "--corpus", book, *more)  # noqa: E731
+    on, log = run("--questions", written)
+    off, _ = run("--no-questions")
+    assert "embedding the questions" in log and on["config"]["questions"] == str(written)
+    assert on["mrr@10"] == 1.0 and off["config"]["questions"] is None  # English words only its question holds
+    assert on["config"]["asked_weight"] > 0

@@ -105,12 +105,39 @@ def test_what_the_sdk_refuses_without_a_json_body_is_refused_in_the_apis_json(ap
 
 def test_ask_takes_a_question_as_the_api_does(app, serve):
     async def work(session):
-        return [await session.call_tool("ask", arguments) for arguments in
-                ({"question": "   "}, {"question": "x" * 2001}, {"question": "Who?", "language": "english"})]
+        return [await session.call_tool("ask", {"question": "Who?", "language": "english"})]
 
     for refused in session_run(serve(app).url + "/mcp", work):
-        assert refused.is_error and ("question must be" in refused.content[0].text
-                                     or "language must be" in refused.content[0].text)
+        assert refused.is_error and "language must be" in refused.content[0].text
+
+
+def test_an_empty_query_or_question_is_a_json_rpc_error_that_says_what_to_send(app, serve):
+    from mcp.shared.exceptions import MCPError
+
+    async def work(session):
+        errors = []
+        for tool, arguments in (("search", {"query": "  "}), ("ask", {"question": ""}), ("ask", {"question": "x" * 2001})):
+            try:
+                await session.call_tool(tool, arguments)
+                errors.append(None)
+            except MCPError as error:
+                errors.append(error)
+        return errors
+
+    errors = session_run(serve(app).url + "/mcp", work)
+    assert all(e is not None and e.code == -32602 for e in errors)
+    assert '{"query": ' in errors[0].message and '{"question": ' in errors[1].message
+
+
+def test_the_server_reports_its_version(app, serve):
+    response = httpx2.post(serve(app).url + "/mcp", json={
+        "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "probe", "version": "1"}}},
+        headers={"Accept": "application/json, text/event-stream"})
+    body = response.json() if response.headers["content-type"].startswith("application/json") else json.loads(
+        response.text.split("data: ", 1)[1])
+    server = body["result"]["serverInfo"]
+    assert server["name"] == "evidenz" and server["version"] == "1"
 
 
 def test_on_a_shared_server_the_tools_act_for_the_tokens_user_and_their_tiers(any_app, serve):

@@ -3,6 +3,8 @@
 A real server on the loopback over a real library, store and history (tests/builders.library_app); the embedder,
 classifier and writer are fakes (the writer quotes passage [1], and every claim is checked as usual).
 """
+import re
+
 import openai
 import pytest
 
@@ -31,6 +33,10 @@ def test_an_answer_and_its_checked_citations_come_back_as_a_chat_completion(clie
     assert "penicillin" in citations[0]["text"] and citations[0]["title"] == "Alexander Fleming"
     logged = app.extensions["history"].get(reply.model_extra["evidenz"]["answer_id"])
     assert logged["answer"] == content and reply.id == f"chatcmpl-{logged['id']}"
+    # tokens counted as words (docs/protocols.md): the question's, and the answer's
+    assert reply.usage.prompt_tokens == len(QUESTION.split()) and reply.usage.completion_tokens == len(
+        re.findall(r"\w+", content))
+    assert reply.usage.total_tokens == reply.usage.prompt_tokens + reply.usage.completion_tokens > 0
 
 
 def test_a_streamed_completion_carries_the_same_checked_answer_then_its_citations(client):

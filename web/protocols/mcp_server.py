@@ -44,6 +44,17 @@ def passage_summary(chunk, text_chars: int = SNIPPET_CHARS) -> dict:
             "community": chunk.community, "era": chunk.era, "authority_weight": chunk.authority_weight}
 
 
+VERSION = "1"  # the API's version, as /api/openapi.json names it: what the server reports at initialisation
+
+
+def invalid(message: str) -> Exception:
+    """A call whose arguments cannot be run: a JSON-RPC error (invalid params) that says what to send."""
+    from mcp.shared.exceptions import MCPError
+    from mcp_types import INVALID_PARAMS
+
+    return MCPError(INVALID_PARAMS, message)
+
+
 def tool_error(message: str) -> Exception:
     """The error a tool fails with: its message is what the calling model reads."""
     from mcp.server.mcpserver.exceptions import ToolError
@@ -69,6 +80,10 @@ class Tools:
         return self.store.hidden_documents(self.acting()[0]) if self.store is not None else frozenset()
 
     def search(self, query: str, filters: dict | None = None, top_k: int = 5) -> list[dict]:
+        query = query.strip()
+        if not 0 < len(query) <= MAX_QUESTION_CHARS:
+            raise invalid(f'query must be 1 to {MAX_QUESTION_CHARS:,} characters: send the words to search for, '
+                          'e.g. {"query": "Who discovered penicillin?"}')
         top_k = max(1, min(int(top_k), MAX_TOP_K))
         try:
             filters = validate_filters(filters)
@@ -92,7 +107,8 @@ class Tools:
     def ask(self, question: str, language: str | None = None) -> dict:
         question = question.strip()
         if not 0 < len(question) <= MAX_QUESTION_CHARS:  # as /api/query takes it (web/validation.py)
-            raise tool_error(f"question must be 1 to {MAX_QUESTION_CHARS:,} characters; write a question.")
+            raise invalid(f'question must be 1 to {MAX_QUESTION_CHARS:,} characters: send a question, '
+                          'e.g. {"question": "Who discovered penicillin?"}')
         if language is not None and not LANGUAGE.fullmatch(language):
             raise tool_error('language must be "auto" or a language code such as "en" or "he".')
         who, count = self.acting()
@@ -128,7 +144,7 @@ def build_server(services, reader=None, history=None):
     """An MCPServer whose tools (Tools) search and answer from services as reader, logging answers in history."""
     from mcp.server.mcpserver import MCPServer
 
-    server = MCPServer("evidenz", instructions="Search a library of texts and get answers whose every claim cites a "
+    server = MCPServer("evidenz", version=VERSION, instructions="Search a library of texts and get answers whose every claim cites a "
                        "passage checked to support it. Use `ask` for an answer, `search` and `fetch` to read sources.")
     tools = Tools(services, reader, history)
     server.tool(name="search", description="Find the passages of the library that best match a query (hybrid BM25 "

@@ -15,6 +15,7 @@ import time
 from flask import Blueprint, Response, stream_with_context
 
 from accounts.roles import ASK
+from hebrew.words import tokenize
 from web.auth import require
 from web.errors import ApiError
 from web.query import count_question
@@ -44,6 +45,14 @@ def models():
     created = int(time.time())
     return {"object": "list", "data": [{"id": name, "object": "model", "created": created, "owned_by": "evidenz"}
                                        for name in models_of(services().pipeline)]}
+
+
+def usage(messages: list[dict], answer: str) -> dict:
+    """Tokens as the offline writer counts them: words (hebrew.words.tokenize) of the user's and assistant's
+    messages read, and of the answer (docs/protocols.md)."""
+    read = sum(len(tokenize(text_of(m.get("content")))) for m in messages if m.get("role") in ("user", "assistant"))
+    written = len(tokenize(answer))
+    return {"prompt_tokens": read, "completion_tokens": written, "total_tokens": read + written}
 
 
 def conversation(messages) -> tuple[str, list[dict]]:
@@ -117,7 +126,7 @@ def chat():
         return {**head, "object": "chat.completion",
                 "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
                              "finish_reason": "stop"}],
-                "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}, **extra}
+                "usage": usage(body.get("messages"), text), **extra}
 
     def chunk(delta: dict, finish=None, **more) -> str:
         data = {**head, "object": "chat.completion.chunk",

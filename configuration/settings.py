@@ -56,7 +56,7 @@ class SearchSettings:
     fusion: str = setting("FUSION", "weighted")  # "weighted" (alpha) or "rrf" (reciprocal rank fusion)
     rrf_k: int = setting("RRF_K", 60)
     # the weight of the questions written beside passages (search/asked.py), chosen on the lay questions' dev split
-    asked_weight: float = setting("ASKED_WEIGHT", 0.5)
+    asked_weight: float = setting("ASKED_WEIGHT", 2.0)
     # the cosine from which an earlier question is the same one asked again (web/similar.py); None: the embedder's
     similar_threshold: float | None = setting("SIMILAR_THRESHOLD", None)
 

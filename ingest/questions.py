@@ -12,6 +12,7 @@ from pathlib import Path
 
 LANGUAGES = ("he", "en")
 BATCH = 256
+GLOSS = ", Rema"  # how ingest/json_reader.py names the passage of a seif's gloss
 
 
 class QuestionsError(ValueError):
@@ -38,9 +39,16 @@ def read_questions(path: Path) -> list[dict]:
     return out
 
 
+def placed(ref: str, held: set[str]) -> str | None:
+    """The ref a question is kept under in a document holding the refs held: its own, or, for a seif that is all the
+    Rema's gloss (ingest/json_reader.py reads it as its gloss alone), the gloss's; None when neither is there."""
+    return ref if ref in held else f"{ref}{GLOSS}" if f"{ref}{GLOSS}" in held else None
+
+
 def targets(chunks, refs: set[str], document: str | None) -> dict[str, set[str]]:
     """The documents questions go to, each with the refs of its own that they name: the one named, or else every
     canonical document holding any of the refs."""
+    refs = refs | {f"{ref}{GLOSS}" for ref in refs}
     found: dict[str, set[str]] = {}
     for chunk in chunks:
         if chunk.ref in refs and (chunk.doc_id == document if document else chunk.tier == "canonical"):
@@ -56,22 +64,22 @@ def attach(library, path: Path, document: str | None = None, progress=None) -> d
     if document and not reached:
         raise QuestionsError(f"document {document!r} holds none of the refs in {path}; name the document the "
                              "questions were written for")
-    held = set().union(*reached.values()) if reached else set()
     known = {(doc_id, ref, text) for doc_id, ref, text, _ in library.store.asked_rows()} if hasattr(
         library.store, "asked_rows") else set()
-    placed = [q for q in questions if q["ref"] in held]
-    kept = [q for q in placed if any((d, q["ref"], q["text"]) not in known for d, refs in reached.items()
-                                     if q["ref"] in refs)]  # a question kept before is not embedded again
+    where = {doc_id: [placed(q["ref"], refs) for q in questions] for doc_id, refs in reached.items()}
+    reaching = [i for i in range(len(questions)) if any(w[i] for w in where.values())]
+    kept = [i for i in reaching if any(w[i] and (d, w[i], questions[i]["text"]) not in known
+                                       for d, w in where.items())]  # a question kept before is not embedded again
     vectors = []
     for start in range(0, len(kept), BATCH):
-        vectors.append(library.embedder.embed_queries([q["text"] for q in kept[start:start + BATCH]]))
+        vectors.append(library.embedder.embed_queries([questions[i]["text"] for i in kept[start:start + BATCH]]))
         if progress:
             progress(min(start + BATCH, len(kept)), len(kept))
     vectors = [v for block in vectors for v in block]
     added = 0
-    for doc_id, refs in reached.items():
-        mine = [(q, v) for q, v in zip(kept, vectors) if q["ref"] in refs]
-        added += library.add_questions(doc_id, [(q["ref"], q["language"], q["text"]) for q, _ in mine],
+    for doc_id, w in where.items():
+        mine = [(i, v) for i, v in zip(kept, vectors) if w[i]]
+        added += library.add_questions(doc_id, [(w[i], questions[i]["language"], questions[i]["text"]) for i, _ in mine],
                                        [v for _, v in mine])
     return {"questions": len(questions), "documents": len(reached), "added": added,
-            "unplaced": len(questions) - len(placed)}
+            "unplaced": len(questions) - len(reaching)}

@@ -111,3 +111,11 @@ def test_postgresql_searches_the_questions_and_import_library_carries_them(libra
     assert hidden == []  # the only document is hidden: its questions reach nothing
     found = moved.current().candidates([["kettle"]], None, 10, Scope(excluded=frozenset({"sa"})), "kettle stove")
     assert found.asked is not None and not found.asked.bm25.any()
+
+
+def test_a_seif_that_is_all_gloss_keeps_its_questions_on_the_gloss(tmp_path):
+    lib = Library.open(tmp_path / "lib", FakeEmbedder(), create=True)
+    lib.replace_documents([ruled_entry(rulings=RULINGS[1:], tier="canonical")])  # 318:5 is read as its gloss alone
+    asked = [{"ref": SEIF, "language": "en", "text": "May I put a sandwich in a hot plate tray?"}]
+    assert attach(lib, write(tmp_path / "q.jsonl", asked))["added"] == 1
+    assert search(lib, "sandwich tray")[0].chunk.ref == GLOSS

@@ -55,10 +55,17 @@ def allowed(asked: Asked, documents: dict[int, str], scope: Scope) -> np.ndarray
     """The positions scope lets a search reach, as a mask (None: all)."""
     if not scope:
         return None
+    keys = np.fromiter(documents, dtype=np.int64, count=len(documents))
+    owners = np.array(list(documents.values()), dtype=object)
+    ok = np.ones(len(keys), dtype=bool)
+    if scope.documents is not None:
+        ok &= np.isin(owners, list(scope.documents))
+    if scope.excluded:
+        ok &= ~np.isin(owners, list(scope.excluded))
+    if scope.chunks is not None:
+        ok &= np.isin(keys, np.fromiter(scope.chunks, dtype=np.int64, count=len(scope.chunks)))
     mask = np.zeros(asked.size, dtype=bool)
-    for key, doc_id in documents.items():
-        mask[key] = ((scope.documents is None or doc_id in scope.documents) and doc_id not in scope.excluded
-                     and (scope.chunks is None or key in scope.chunks))
+    mask[keys[ok]] = True
     return mask
 
 

@@ -1,6 +1,7 @@
 """Questions a new user asks of the default library (the real one `make library` builds, with the real models and
 the offline writer): each is answered with its own subject's fact, or declined, and a follow-up asks one thing. The
 README's example is what the server says."""
+import json
 import re
 from pathlib import Path
 
@@ -79,5 +80,6 @@ def test_a_follow_up_is_asked_as_one_question_and_declined_when_the_library_lack
 def test_the_readme_example_is_what_the_server_says(client):
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     question = re.search(r'-d \'\{"question": "([^"]+)"\}\'', readme).group(1)
-    quoted = re.search(r'# \{"answer": "(.+?\[\d+\]\.)', readme).group(1)
-    assert ask(client, question)["answer"].startswith(quoted)
+    shown = re.search(r'# \{"answer": "(.+?)",\n#\s+"answerability"', readme, re.S).group(1)
+    quoted = json.loads('"' + " ".join(line.lstrip("#").strip() for line in shown.splitlines()) + '"')
+    assert ask(client, question)["answer"] == quoted

@@ -116,10 +116,7 @@ class Retriever:
         lap = Laps({} if timings is None else timings)
         found = self.candidates(view, query, mode, candidates or cfg.candidates, self.scope(filters, hidden), lap)
         keys, bm25, dense = found.keys, found.bm25, found.dense
-        fused = self.fused(dense, bm25, found.bm25_max, mode, hebrew)
-        if found.asked is not None and mode in ("hybrid", "rerank"):
-            asked = found.asked
-            fused = fused + cfg.asked_weight * self.fused(asked.dense, asked.bm25, asked.bm25_max, mode, hebrew)
+        fused = self.fused(dense, bm25, found.bm25_max, mode, hebrew) + self.asked(found, mode, hebrew)
         rows = None  # every candidate's chunk, read only when the boosts need them
         looking_again = mode in ("hybrid", "rerank") and len(keys)
         if cfg.community_boost and looking_again:
@@ -159,6 +156,14 @@ class Retriever:
         if cfg.fusion == "rrf" and mode in ("hybrid", "rerank"):
             return rrf(dense, bm25, cfg.rrf_k)
         return fuse(dense, bm25, bm25_max, cfg.alpha_he if hebrew else cfg.alpha)
+
+    def asked(self, found: Candidates, mode: str, hebrew: bool) -> np.ndarray | float:
+        """What the questions written beside the candidates add to their fused scores: asked_weight times the same
+        fusion over the questions' BM25 and cosines (search/asked.py); nothing without them or in a one-stage mode."""
+        if found.asked is None or mode not in ("hybrid", "rerank"):
+            return 0.0
+        asked = found.asked
+        return self.config.asked_weight * self.fused(asked.dense, asked.bm25, asked.bm25_max, mode, hebrew)
 
     def rerank(self, query: str, hits: list[Hit], depth: int) -> list[Hit]:
         """The best `depth` fused hits re-scored by the cross-encoder; any below them keep the fused order."""

@@ -13,5 +13,6 @@ live.py              the writers a server answers with, rebuilt when an admin ch
 tools.py             the library as tools for a model writer: search_library, get_passage, list_works
 research.py          a model writer that searches for itself: the bounded loop of tool calls
 answering.py         which sentence answers: the judge's reading of the best candidates and their agreement
+reference.py         the editor's reference: an answering sentence that refers back opens with it in brackets
 calculation.py       calculation questions answered offline: each figure cited, the arithmetic shown
 """

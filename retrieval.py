@@ -160,7 +160,7 @@ class Retriever:
     def asked(self, found: Candidates, mode: str, hebrew: bool) -> np.ndarray | float:
         """What the questions written beside the candidates add to their fused scores: asked_weight times the same
         fusion over the questions' BM25 and cosines (search/asked.py); nothing without them or in a one-stage mode."""
-        if found.asked is None or mode not in ("hybrid", "rerank"):
+        if found.asked is None:  # candidates() asks for them in hybrid and rerank modes only
             return 0.0
         asked = found.asked
         return self.config.asked_weight * self.fused(asked.dense, asked.bm25, asked.bm25_max, mode, hebrew)

@@ -1,7 +1,7 @@
 """`flask --app app seif-questions` and `judge-lessons`: gather what the writers wrote into data/, checked by script.
 
-Each takes the writers' folder (their shares, and their output under out/) and writes the shipped file with a
-report of what the checks found; `--check` reads the shipped file alone and fails on any problem (a test runs it).
+Each takes the writers' folder (`--writers`: their shares, and their output under out/) and writes the shipped file
+with a report of what the checks found; without it, each checks the shipped file alone and fails on any problem.
 """
 import json
 from pathlib import Path
@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from authoring import lessons, seif_questions
+from authoring.lessons import read_rows
 
 SA = Path("../shared/data/shulchan-arukh/shulchan_arukh_he.jsonl")
 LAY = Path("data/lay-questions")
@@ -20,10 +21,6 @@ def write_rows(path: Path, rows: list[dict]) -> None:
     """JSON Lines, one row a line."""
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
-
-
-def read_rows(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
 @click.command("seif-questions")

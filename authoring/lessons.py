@@ -27,6 +27,11 @@ TYPES = {"who", "when", "where", "how-many", "how-far", "how-big", "what-is", "w
 TWINS = {"subject", "ordinal", "attribute", "time", "other"}
 
 
+def read_rows(path: Path) -> list[dict]:
+    """The rows of a JSON Lines file (the lessons, the seif questions)."""
+    return [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
 def unseen(title: str) -> bool:
     """Whether a lead is in the third kept unseen: its title's SHA-256 (UTF-8, as a number) is 1 modulo 3."""
     return int(hashlib.sha256(title.encode("utf-8")).hexdigest(), 16) % 3 == 1

@@ -47,9 +47,9 @@ def gather(shares: list[Path]) -> list[dict]:
                 continue
             record = json.loads(line)
             ref = canonical(record["ref"])
+            place = record["ref"].replace(" ", "-").replace(":", "-").lower()
             for field, (language, of) in FIELDS.items():
                 if record.get(field):
-                    place = record["ref"].replace(" ", "-").replace(":", "-").lower()
                     rows.append({"id": f"{place}-{field.replace('_', '-')}", "ref": ref + (", Rema" if of == "gloss" else ""),
                                  "language": language, "text": record[field].strip(), "of": of, "writer": writer})
     return rows

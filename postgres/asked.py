@@ -10,6 +10,7 @@ Does not: write questions (PgLibrary.add_questions) or fuse scores (retrieval.py
 """
 import threading
 import time
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -19,62 +20,70 @@ from search.view import Candidates, Scope, asked_best
 FRESH = 5.0  # seconds a server searches with the questions it read before looking at the generation again
 
 
+@dataclass(frozen=True)
+class Owners:
+    """The chunk ids the questions reach and the document of each, read once with them."""
+
+    keys: np.ndarray
+    documents: np.ndarray
+
+
 class PgAsked:
-    """The library's questions as this server last read them, with the documents each chunk position belongs to."""
+    """The library's questions as this server last read them, with the document of each chunk position they reach."""
 
     def __init__(self, db):
         self.db = db
         self._lock = threading.Lock()
-        self._read = (-FRESH - 1.0, None, None, {})  # (when, generation, Asked, document of each position)
+        self._read = (-FRESH - 1.0, None, None, None)  # (when, generation, Asked, Owners)
 
-    def current(self) -> tuple[Asked | None, dict[int, str]]:
-        """The questions and each position's document, read again when the generation moved."""
-        read_at, generation, asked, documents = self._read
+    def current(self) -> tuple[Asked | None, Owners | None]:
+        """The questions and the documents of their positions, read again when the generation moved."""
+        read_at, generation, asked, owners = self._read
         if time.monotonic() - read_at <= FRESH:
-            return asked, documents
+            return asked, owners
         with self._lock:
             now = int(self.db.execute("SELECT value FROM library_meta WHERE key = 'generation'")[0][0])
             if now != generation:
-                asked, documents = self._load()
-            self._read = (time.monotonic(), now, asked, documents)
-        return asked, documents
+                asked, owners = self._load()
+            self._read = (time.monotonic(), now, asked, owners)
+        return asked, owners
 
-    def _load(self) -> tuple[Asked | None, dict[int, str]]:
+    def _load(self) -> tuple[Asked | None, Owners | None]:
         rows = self.db.execute("SELECT a.id, a.text, a.embedding::real[], array_agg(c.id ORDER BY c.id), a.doc_id FROM asked a "
                                "JOIN chunks c ON c.doc_id = a.doc_id AND c.section_ref = a.ref "
                                "GROUP BY a.id ORDER BY a.id")
         if not rows:
-            return None, {}
+            return None, None
         size = max(max(r[3]) for r in rows) + 1
         documents = {key: r[4] for r in rows for key in r[3]}
+        owners = Owners(np.fromiter(documents, dtype=np.int64, count=len(documents)),
+                        np.array(list(documents.values()), dtype=object))
         return Asked.placed([r[1] for r in rows], [np.asarray(r[2], dtype=np.float32) for r in rows],
-                            [list(r[3]) for r in rows], size), documents
+                            [list(r[3]) for r in rows], size), owners
 
 
-def allowed(asked: Asked, documents: dict[int, str], scope: Scope) -> np.ndarray | None:
+def allowed(asked: Asked, owners: Owners, scope: Scope) -> np.ndarray | None:
     """The positions scope lets a search reach, as a mask (None: all)."""
     if not scope:
         return None
-    keys = np.fromiter(documents, dtype=np.int64, count=len(documents))
-    owners = np.array(list(documents.values()), dtype=object)
-    ok = np.ones(len(keys), dtype=bool)
+    ok = np.ones(len(owners.keys), dtype=bool)
     if scope.documents is not None:
-        ok &= np.isin(owners, list(scope.documents))
+        ok &= np.isin(owners.documents, list(scope.documents))
     if scope.excluded:
-        ok &= ~np.isin(owners, list(scope.excluded))
+        ok &= ~np.isin(owners.documents, list(scope.excluded))
     if scope.chunks is not None:
-        ok &= np.isin(keys, np.fromiter(scope.chunks, dtype=np.int64, count=len(scope.chunks)))
+        ok &= np.isin(owners.keys, np.fromiter(scope.chunks, dtype=np.int64, count=len(scope.chunks)))
     mask = np.zeros(asked.size, dtype=bool)
-    mask[keys[ok]] = True
+    mask[owners.keys[ok]] = True
     return mask
 
 
 def with_asked(view, found: Candidates, query: str, words, vector, k: int, scope: Scope) -> Candidates:
     """The first stage's candidates with the passages whose questions match query best, and each one's scores."""
-    asked, documents = view.asked.current()
+    asked, owners = view.asked.current()
     if asked is None:
         return found
-    scores = asked.scores(query, vector, allowed(asked, documents, scope))
+    scores = asked.scores(query, vector, allowed(asked, owners, scope))
     extra = np.setdiff1d(asked_best(scores, k, words is not None, vector is not None), found.keys)
     keys, bm25, dense, refs = found.keys, found.bm25, found.dense, found.refs
     if len(extra):

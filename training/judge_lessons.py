@@ -12,9 +12,11 @@ SHA-256 is 0 modulo 5 are left out: data/lay-questions' test split was written f
 Does not: train (train_judge.py) or read a measurement set.
 """
 import hashlib
-import json
 import random
 from pathlib import Path
+
+from authoring.lessons import passages as lesson_passages
+from authoring.lessons import read_rows
 
 from checks.judge import pair_text
 from checks.splitting import whole_sentences
@@ -76,7 +78,6 @@ def written(seif_questions: int = 0, same: int = 1, seed: int = 0) -> tuple[list
     """What the team wrote, as the judge's pairs: (training pairs, held-out pairs by name). The lessons' train split
     and, when seif_questions, that many of the questions beside the seifim (read against the Shulchan Arukh library
     evaluation builds with the fitted embedder); held out: the English lessons of the unseen third."""
-    from authoring.lessons import passages as lesson_passages
 
     known = lesson_passages()
     lessons = [row for name in ("en", "he") if (LESSONS / f"{name}.jsonl").exists()
@@ -96,8 +97,3 @@ def book_chunks():
     library = ingested_library(Path("../shared/data/shulchan-arukh/shulchan_arukh_he.jsonl"), Embedder.load(E5_SA),
                                Path("data/cache/eval"))
     return library.current().chunks
-
-
-def read_rows(path: Path) -> list[dict]:
-    """The lines of a JSON Lines file."""
-    return [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]

@@ -247,14 +247,13 @@ class ExtractiveWriter(Writer):
         chosen = self.with_companions(verdict.answer, sentences, similarity, score, hits)
         leads = self.leads(best, sentences, chosen)
         rest = sorted(chosen - {best} - leads, key=lambda i: sentences[i][:2])
-        said = {i: s for i, (_, _, s) in enumerate(sentences)}
-        n = sentences[best][0]
-        first = next((s for m, p, s in sentences if m == n and p == 0), "")
-        if leads and (opened := bracketed(said[best], hits[n - 1].chunk.title, first)):
-            said[best], leads = opened, set()  # the fact first, its reference the editor's (writers/reference.py)
+        n, told = sentences[best][0], sentences[best][2]
+        # the lead is its passage's first sentence, which names what the pronoun refers to
+        if leads and (opened := bracketed(told, hits[n - 1].chunk.title, sentences[min(leads)][2])):
+            told, leads = opened, set()  # the fact first, its reference the editor's (writers/reference.py)
         ordered = [*sorted(leads), best, *rest]
-        return Choice([(sentences[i][0], said[i]) for i in ordered], answerability=verdict.answerability,
-                      signals=verdict.signals)
+        return Choice([(sentences[i][0], told if i == best else sentences[i][2]) for i in ordered],
+                      answerability=verdict.answerability, signals=verdict.signals)
 
     def with_companions(self, chosen: list[int], sentences: list, similarity: np.ndarray, score: np.ndarray,
                         hits: list[Hit]) -> set[int]:

@@ -206,6 +206,9 @@ class Citation:
     support: float | None = None  # best cosine of a citing claim with a sentence of the passage; None if unchecked
     verified: bool | None = None  # some claim citing it is supported by it; None when no check ran
     spans: tuple[tuple[int, int], ...] = ()  # character ranges of the passage the claims rest on (best sentence or quote)
+    # the range each of its markers rests on, in the answer's reading order: the k-th [n] of the text is marks[k]
+    # (None: that claim rests on no single sentence)
+    marks: tuple[tuple[int, int] | None, ...] = ()
 
 
 @dataclass

@@ -19,7 +19,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from checks.declines import DECLINE, no_texts_in
+from checks.declines import DECLINE, in_other_languages
 from checks.instructions import untrusted_passages
 from checks.judge import AnswerabilityJudge
 from checks.verify import Verifier
@@ -31,6 +31,7 @@ from question.halacha import is_halachic
 from question.rewrite import rewrite
 from question.scope import scope_of, section_asked
 from question.policy import DEEP_MAX, QUERY_POLICIES, SECOND_LOOK
+from question.quantity import settled
 from question.subjects import apart, search_each, subjects
 from question.work import Found, Work
 from retrieval import FUSIONS, RetrievalConfig, Retriever
@@ -161,6 +162,7 @@ class Pipeline:
         standalone, rewritten = rewrite(list(ask.turns), ask.question, complete)
         language = ask.language if ask.language and ask.language != "auto" else (detect_language(ask.question) or "en")
         query_type, confidence = self.classifier.classify(standalone)
+        query_type = settled(standalone, query_type)  # a measure a rule sets is looked up, not computed
         work.lap("classify")
         return Question(ask.session_id or uuid.uuid4().hex, ask.question, standalone, rewritten, query_type,
                         round(confidence, 3), language)
@@ -206,12 +208,9 @@ class Pipeline:
         yield "answer", self.result(work, evidence, answer, request.halachic)
 
     def say_language(self, work: Work, answer: Answer) -> None:
-        """A decline to a question in a language no text of the library is in says so (a Hebrew question over an
-        English library): the sources may be silent because of the language, not the subject."""
-        declined = answer.declined and self.languages is not None  # an answer needs no word on the languages
-        asked = detect_language(work.ask.question) if declined else None
-        if asked and asked not in (self.languages() or {asked}):
-            answer.text = f"{answer.text} {no_texts_in(asked, work.asked.language)}"
+        """A decline to a question in a language no text of the library is in says so (checks/declines.py)."""
+        if answer.declined and self.languages is not None:  # an answer needs no word on the languages
+            in_other_languages(answer, work.ask.question, work.asked.language, self.languages)
 
     def gather(self, work: Work) -> Found:
         """The passages for the question: within the section it names, one search per subject of a two-subject

@@ -162,7 +162,8 @@ def citations_of(checks: list[Check], hits: list[Hit]) -> list[Citation]:
         quotes = [c.quote_verified for c in mine if c.quote_verified is not None]
         spans = tuple(dict.fromkeys(c.span for c in holding if c.span))
         chunk = hits[n - 1].chunk
+        marks = tuple(c.span for c in sorted(mine, key=lambda c: c.claim))  # claims are rendered in their order
         citations.append(Citation(n, chunk.id, chunk.title, chunk.ref or chunk.title, True,
                                   all(quotes) if quotes else None, max(c.support for c in mine),
-                                  any(c.supported for c in mine), spans))
+                                  any(c.supported for c in mine), spans, marks))
     return citations

@@ -5,6 +5,7 @@ label in a Hebrew answer) and cited, so the reader sees what was found even when
 texts' (an English question over the Shulchan Arukh).
 """
 from hebrew.refs import hebrew_label
+from hebrew.script import detect_language
 from models import Hit
 
 CANNOT_ANSWER = "The provided sources do not answer this question."
@@ -20,19 +21,36 @@ NEAREST_MOST = 3  # passages a decline names
 MISSING = {"en": "They do not give the figure for: {}.", "he": "אין בהם נתון עבור: {}."}
 
 
-# After a decline, when the question's language is one no text of the library is written in.
-NO_TEXTS_IN = {"en": "The library holds no texts in {}; it was searched all the same.",
-               "he": "בספרייה אין טקסטים ב{}; החיפוש נעשה בכל זאת."}
+# A decline to a question in a language no text of the library is written in: what the texts are written in, and
+# that the question may be asked in it.
+NO_TEXTS_IN = {"en": "The library's texts are in {texts}, not in {asked}; ask the question in {first} to search them.",
+               "he": "הטקסטים בספרייה כתובים ב{texts}, לא ב{asked}; אפשר לשאול את השאלה ב{first} כדי לחפש בהם."}
 # Languages by name, in English (what a model is told to write in) and in Hebrew
 LANGUAGE_NAMES = {"en": "English", "he": "Hebrew", "arc": "Aramaic", "yi": "Yiddish", "de": "German", "fr": "French",
                   "es": "Spanish", "ru": "Russian", "ar": "Arabic"}
 HEBREW_NAMES = {"he": "עברית", "en": "אנגלית", "arc": "ארמית", "yi": "יידיש"}
 
 
-def no_texts_in(question_language: str, answer_language: str) -> str:
-    """The sentence saying the library holds no texts in the question's language, in the answer's language."""
+def no_texts_in(question_language: str, answer_language: str, texts: list[str]) -> str:
+    """The sentence saying that the library's texts are in other languages (texts: their codes, the first offered to
+    ask in) than the question's, and that it may be asked in theirs, in the answer's language."""
     words = HEBREW_NAMES if answer_language == "he" else LANGUAGE_NAMES
-    return NO_TEXTS_IN.get(answer_language, NO_TEXTS_IN["en"]).format(words.get(question_language, question_language))
+    name = lambda code: words.get(code, code)  # noqa: E731
+    joiner = " ו" if answer_language == "he" else " and "
+    return NO_TEXTS_IN.get(answer_language, NO_TEXTS_IN["en"]).format(
+        texts=joiner.join(name(code) for code in texts), asked=name(question_language), first=name(texts[0]))
+
+
+def in_other_languages(answer, question: str, language: str, texts_in) -> None:
+    """A declined answer to a question in a language no text of the library is in (a Hebrew question over an
+    English library) made to say so plainly, in the answer's language: the sources may be silent because of the
+    language, not the subject, and the question may be asked in theirs. It cites nothing: what was found for words
+    the texts do not use is not about the question. texts_in: the library's languages, read only when needed."""
+    asked = detect_language(question)
+    texts = texts_in() if asked else set()
+    if asked and texts and asked not in texts:
+        answer.text = f"{decline_text(language)} {no_texts_in(asked, language, sorted(texts))}"
+        answer.citations = []
 
 
 def decline_text(language: str) -> str:

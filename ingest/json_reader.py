@@ -10,13 +10,16 @@ read as one record.
 Referenced segments: records with their own canonical "ref" and Hebrew text "he" (optionally "part_he",
 "siman", "seif", "siman_label"), one per seif as ../shared/data/shulchan-arukh gives the Shulchan Arukh. A
 siman's label is written from its number ("סימן תר״ע") when the record gives one; "siman_label" only otherwise.
-Each keeps its ref; the gloss of the Rema, from the first word הגה to the end of the seif, becomes a unit
-of its own ("Shulchan Arukh, Orach Chayim 1:1, Rema") so it can be cited apart from the ruling. The gloss
-is Ashkenazi, and in the Shulchan Arukh the ruling is the Mechaber's, Sephardi; both are of the Acharonim.
+Each keeps its ref; the gloss of the Rema becomes a unit of its own ("Shulchan Arukh, Orach Chayim 1:1, Rema") so it
+can be cited apart from the ruling, wherever the source marks it: from the word הגה to the colon after which the
+ruling's words resume (not its sources' brackets, nor another הגה), else to the end of the seif; and a gloss written
+in parentheses, followed by its source's ("(ואין לקדש אלא עד ...) (תשובת מהרי"ל)"). A seif's glosses make one unit, its
+ruling's words (before and after them) another. The gloss is Ashkenazi, and in the Shulchan Arukh the ruling is
+the Mechaber's, Sephardi; both are of the Acharonim.
 The heading a siman's first seif opens with ("דין השכמת הבוקר. ובו ט סעיפים:") becomes a label of every
 seif of that siman, so a question about its topic finds seifim that never name it.
-Does not: read Sefaria's complex texts ("text" as an object of named parts), links or commentary, or tell
-where the ruling resumes after a gloss in the middle of a seif (the rest of such a seif counts as the gloss).
+Does not: read Sefaria's complex texts ("text" as an object of named parts), links or commentary, or find a gloss
+the source marks neither way.
 """
 import html
 import json
@@ -32,6 +35,9 @@ SHAPES = ('send a Sefaria text export (an object with "title" and "text" as nest
 BREAK = re.compile(r"<br\s*/?>", re.I)
 TAG = re.compile(r"</?[A-Za-z][^<>]*>")
 GLOSS = re.compile(r"(?<![\u05D0-\u05EA])הגה(?![\u05D0-\u05EA])")  # the word that opens the Rema's gloss
+# A gloss in parentheses: it opens as the Rema's words do ("ו...", "אבל", "מיהו") and its source follows it in
+# parentheses or brackets; a source alone ("(טור)") is never one
+BRACKETED_GLOSS = re.compile(r"\((?:ו|אבל |מיהו |ודוקא )[^()]{20,}\)\s*(?:\([^()]*\)|\[[^\[\]]*\])\s*:?")
 # Who speaks in a referenced seif: the Rema's gloss is Ashkenazi custom; the ruling is the Mechaber's (R. Yosef Karo,
 # Sephardi) only in the Shulchan Arukh, whose refs start with its name. Other records say nothing of it.
 GLOSS_AUTHOR = {"community": "Ashkenazi", "era": "Acharonim"}
@@ -42,14 +48,46 @@ SIMAN_HEADING = re.compile(r"^(?P<topic>[^:]{0,300}?)[\s.]*ובו\s+(?:סעיף\
 
 def seif_parts(segment: str) -> tuple[str | None, str, str]:
     """A referenced seif's text, cleaned: its siman's topic (a siman's first seif opens with it; else None), its
-    ruling, and the Rema's gloss from its opening "הגה" on ("" when it has none)."""
+    ruling's words, and the Rema's glosses ("" when it has none), each in reading order (voices)."""
     text, topic = _clean(segment), None
     if heading := SIMAN_HEADING.match(text):
         topic, text = heading["topic"].strip(), text[heading.end():]
-    gloss = GLOSS.search(text)
-    if gloss is None:
-        return topic, text, ""
-    return topic, text[:gloss.start()].strip(), text[gloss.start():].strip()
+    said = {"ruling": [], "gloss": []}
+    for speaker, words in voices(text):
+        said[speaker].append(words)
+    return topic, " ".join(said["ruling"]), " ".join(said["gloss"])
+
+
+def voices(text: str) -> list[tuple[str, str]]:
+    """A seif's text cut where the source marks who speaks: ("ruling" or "gloss", its words) in reading order."""
+    out, at = [], 0
+    while at < len(text):
+        opened = GLOSS.search(text, at)
+        end = gloss_end(text, opened.end()) if opened else len(text)
+        out += [(speaker, words) for speaker, words in bracketed_glosses(text[at:opened.start() if opened else end])]
+        if opened:
+            out.append(("gloss", text[opened.start():end].strip()))
+        at = end
+    return [(speaker, words) for speaker, words in out if words]
+
+
+def gloss_end(text: str, start: int) -> int:
+    """Where a gloss opened before start ends: after the colon the ruling's words resume at (not its source's
+    brackets, nor another gloss), else at the end of the seif."""
+    for colon in re.finditer(":", text[start:]):
+        after = text[start + colon.end():].lstrip()
+        if after and after[0] not in "[(" and not GLOSS.match(after):
+            return start + colon.end()
+    return len(text)
+
+
+def bracketed_glosses(text: str) -> list[tuple[str, str]]:
+    """The ruling's words, with the glosses written in parentheses (BRACKETED_GLOSS) apart."""
+    out, at = [], 0
+    for gloss in BRACKETED_GLOSS.finditer(text):
+        out += [("ruling", text[at:gloss.start()].strip()), ("gloss", gloss.group().strip())]
+        at = gloss.end()
+    return out + [("ruling", text[at:].strip())]
 
 
 def _clean(segment: str) -> str:

@@ -1,6 +1,7 @@
 """What happens to a question before search: its type, and a follow-up rewritten into a standalone question.
 
 classifier.py  QueryClassifier: encoder + dropout + linear head (factual_lookup, explanation, reasoning, calculation)
+quantity.py    a measure a rule sets ("how much matzah must one eat") is looked up, not calculated
 rewrite.py     a follow-up rewritten by the configured model, its reply checked, else by the rules
 follow_up.py   the written rules: is it a follow-up, and its standalone form
 scope.py       a question naming a section ("lesson 2 of that course"): the filters of its search

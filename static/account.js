@@ -186,6 +186,12 @@ profileForm.addEventListener("submit", async (event) => {
   say(profileStatus, t("profile.saved"));
 });
 
+document.addEventListener("language-changed", () => {  // the role's name and the language choices in new words
+  if (!me || !me.user) return;
+  accountRole.textContent = roleName(me.user.role);
+  if (isShared()) fillLanguages(field("language").value || me.user.answer_language || "auto");
+});
+
 profilePanel.addEventListener("toggle", () => {
   if (profilePanel.open && me && me.user) fillLanguages(field("language").value || me.user.answer_language || "auto");
 });

@@ -25,11 +25,14 @@ const statusLine = document.getElementById("status");
 const healthLine = document.getElementById("health");
 const conversation = document.getElementById("conversation");
 const turnTemplate = document.getElementById("turn-template");
+const footerLibrary = document.getElementById("footer-library");
 
 const QUERY_TYPES = ["factual_lookup", "explanation", "reasoning", "calculation"];
 let sessionId = newSessionId();
 let turnCount = 0;
 let running = null;  // the AbortController of the question being answered
+const turns = [];  // the turns on screen, each with the log of what it was shown, to word it again in a new language
+let statusWords = null;  // [key, vars, isError] of the status line, when its words are the page's
 
 // crypto.randomUUID exists only on https and localhost; elsewhere 16 random bytes in hex do the same job.
 function newSessionId() {
@@ -40,6 +43,13 @@ function newSessionId() {
 function setStatus(text, isError = false) {
   statusLine.textContent = text;
   statusLine.classList.toggle("error", isError);
+  statusWords = null;
+}
+
+// The status line in the page's words (key and vars as t's), worded again when the language changes.
+function sayStatus(key, vars = {}, isError = false) {
+  setStatus(t(key, vars), isError);
+  statusWords = [key, vars, isError];
 }
 
 async function checkHealth() {
@@ -54,6 +64,7 @@ async function checkHealth() {
       healthLine.className = "health ok";
       applyHealth(data);
       applyWording(data.religious_law);
+      footerLibrary.hidden = !data.built_in_library;  // credit Wikipedia only where its leads are in the library
       return;
     }
     healthLine.textContent = data.status === "error" ? t("health.not_ready", { error: data.error }) : t("health.loading");
@@ -66,14 +77,51 @@ async function checkHealth() {
   }
 }
 
-function newTurn(question) {
-  turnCount += 1;
+// A turn's element and state, not yet on the page; id: the element's (a new one when not given).
+function buildTurn(question, id = null) {
   const element = turnTemplate.content.firstElementChild.cloneNode(true);
-  element.id = `turn-${turnCount}`;
+  element.id = id || `turn-${++turnCount}`;
   element.querySelector(".question").textContent = question;
-  conversation.appendChild(element);
-  return { element, passages: [], citations: [], streamed: null, answered: false,
+  return { element, question, passages: [], citations: [], streamed: null, answered: false, log: [],
            part: (selector) => element.querySelector(selector) };
+}
+
+function newTurn(question) {
+  const turn = buildTurn(question);
+  conversation.appendChild(turn.element);
+  turns.push(turn);
+  return turn;
+}
+
+// What a turn was shown, by the name it is logged under: replayed in order, it shows the turn again (live: it is
+// shown for the first time, with its feedback row and review controls; replayed, those are moved over).
+const SHOWN = {
+  meta: (turn, meta) => showMeta(turn, meta),
+  sources: (turn, sources) => showSources(turn, sources),
+  delta: (turn, delta) => appendDelta(turn, delta.text || ""),
+  answer: (turn, data) => showAnswer(turn, data),
+  done: (turn, done, live) => finish(turn, done, live),
+  failed: (turn, failure) => showTurnError(turn, failure.key ? t(failure.key) : failure.text, failure.stopped),
+  entry: (turn, entry, live) => showEntry(turn, entry, live),
+};
+
+function shown(turn, name, data) {
+  turn.log.push([name, data]);
+  SHOWN[name](turn, data, true);
+}
+
+// Word every finished turn again in the page's new language, each from its log, in place: the answers, their
+// evidence and what the reader gave (the feedback row and review controls, moved over, word themselves) stay.
+function rewordTurns() {
+  turns.forEach((turn, i) => {
+    if (!turn.answered && !turn.log.some(([name]) => name === "failed")) return;  // still being answered
+    const fresh = buildTurn(turn.question, turn.element.id);
+    fresh.log = turn.log;
+    for (const [name, data] of turn.log) SHOWN[name](fresh, data, false);
+    fresh.element.append(...turn.element.querySelectorAll(":scope > .feedback, :scope > .review-controls"));
+    turn.element.replaceWith(fresh.element);
+    turns[i] = fresh;
+  });
 }
 
 function showMeta(turn, meta) {
@@ -95,7 +143,6 @@ function appendDelta(turn, text) {
     answer.setAttribute("aria-busy", "true");
     turn.streamed = document.createTextNode("");
     answer.appendChild(turn.streamed);
-    setStatus(t("status.writing_unchecked"));
   }
   turn.streamed.appendData(text);
 }
@@ -143,7 +190,12 @@ function showAnswer(turn, data) {
   const verdict = turn.part(".verdict");  // a decline may still quote what the sources say: name it for what it is
   verdict.textContent = data.declined ? t("answer.declined") : "";
   verdict.hidden = !data.declined;
-  renderMarkdown(answer, data.answer || "", (n) => citationLink(turn, n));
+  const seen = new Map();  // how many [n] came before: the k-th [n] rests on its own claim's sentence
+  renderMarkdown(answer, data.answer || "", (n) => {
+    const k = seen.get(n) || 0;
+    seen.set(n, k + 1);
+    return citationLink(turn, n, k);
+  });
   for (const card of turn.element.querySelectorAll(".passage")) {
     card.classList.toggle("cited", turn.citations.some((c) => String(c.n) === card.dataset.n));
   }
@@ -154,23 +206,24 @@ function showAnswer(turn, data) {
   showReviewed(turn.element, data.reviewed);  // reviewed answers to like questions, asked before
 }
 
-function finish(turn, done) {
+// The answer's time, and its feedback row and review controls (rows: not when the turn is worded again).
+function finish(turn, done, rows) {
   if (done.timings_ms && typeof done.timings_ms.total === "number") {
     turn.part(".timing").textContent = t("turn.timing", { ms: Math.round(done.timings_ms.total) });
   }
-  if (!done.id) return;
+  if (!done.id || !rows) return;
   turn.element.appendChild(feedbackRow(done.id, done.given));
   const controls = reviewControls(done.id, turn.part(".review-note"), turn.text, done.review);  // null unless a reviewer
   if (controls) turn.element.appendChild(controls);
 }
 
-function showTurnError(turn, message) {
+function showTurnError(turn, message, stopped = false) {
   const note = turn.part(".turn-error");
   note.textContent = message;
   note.hidden = false;
   turn.part(".answer").classList.remove("streaming");
   turn.part(".answer").removeAttribute("aria-busy");
-  setStatus(message, true);
+  turn.part(".answer").classList.toggle("stopped", stopped);
 }
 
 function setRunning(controller) {
@@ -185,30 +238,37 @@ async function askQuestion(question) {
   turn.element.scrollIntoView({ behavior: "smooth", block: "start" });
   const controller = new AbortController();
   setRunning(controller);
-  setStatus(t("status.searching"));
+  sayStatus("status.searching");
   let failed = false;
+  const fail = (failure) => {  // {key} of the page's words or {text} of the server's; the status line says it too
+    failed = true;
+    shown(turn, "failed", failure);
+    if (failure.key) sayStatus(failure.key, {}, true);
+    else setStatus(failure.text, true);
+  };
   const handlers = {
-    meta: (meta) => showMeta(turn, meta),
-    sources: (sources) => { showSources(turn, sources); setStatus(t("status.writing")); },
-    delta: (delta) => appendDelta(turn, delta.text || ""),
-    answer: (data) => { showAnswer(turn, data); setStatus(t(data.declined ? "status.declined" : "status.ready")); },
-    done: (done) => { finish(turn, done); refreshHistory(); },
-    error: (error) => { failed = true; showTurnError(turn, error.error || t("status.failed")); },
+    meta: (meta) => shown(turn, "meta", meta),
+    sources: (sources) => { shown(turn, "sources", sources); sayStatus("status.writing"); },
+    delta: (delta) => {
+      if (!turn.streamed) sayStatus("status.writing_unchecked");
+      shown(turn, "delta", delta);
+    },
+    answer: (data) => { shown(turn, "answer", data); sayStatus(data.declined ? "status.declined" : "status.ready"); },
+    done: (done) => { shown(turn, "done", done); refreshHistory(); },
+    error: (error) => fail(error.error ? { text: error.error } : { key: "status.failed" }),
   };
   try {
     const filters = scopeFilters();  // a work or section chosen in the catalog
     await ask({ question, session_id: sessionId, ...querySettings(), ...(filters ? { filters } : {}) },
               (name, data) => handlers[name] && handlers[name](data), controller.signal);
-    if (!turn.answered && !failed) showTurnError(turn, t("status.incomplete"));
+    if (!turn.answered && !failed) fail({ key: "status.incomplete" });
   } catch (err) {
     if (err.name === "AbortError") {
-      turn.part(".answer").classList.add("stopped");
-      showTurnError(turn, t("status.stopped_unchecked"));
-      setStatus(t("status.stopped"));
+      fail({ key: "status.stopped_unchecked", stopped: true });
+      sayStatus("status.stopped");
     } else {
-      showTurnError(turn, t("status.unreachable"));
+      fail({ key: "status.unreachable" });
     }
-    failed = true;
   } finally {
     setRunning(null);
     if (failed && !input.value) input.value = question;  // to edit and send again
@@ -220,23 +280,28 @@ async function askQuestion(question) {
 function openEntry(entry) {
   if (running) running.abort();
   conversation.textContent = "";
+  turns.length = 0;
   if (entry.session_id) sessionId = entry.session_id;
-  const turn = newTurn(entry.question);
+  shown(newTurn(entry.question), "entry", entry);
+  setStatus("");
+}
+
+// A history entry in its turn; rows: its feedback row and review controls too (not when it is worded again).
+function showEntry(turn, entry, rows) {
   showAnswer(turn, { ...entry, rewritten: entry.standalone_question && entry.standalone_question !== entry.question });
   const given = (entry.feedback || []).filter((f) => f.mine).pop() || null;  // the reader's own, latest
-  finish(turn, { id: entry.id, timings_ms: entry.timings_ms || entry.timings, review: entry, given });
+  finish(turn, { id: entry.id, timings_ms: entry.timings_ms || entry.timings, review: entry, given }, rows);
   const note = turn.part(".from-history");
   note.textContent = t("turn.from_history_at", { date: formatDate(entry.created_at) });
   note.hidden = false;
   showReview(turn.part(".review-note"), entry);
-  setStatus("");
 }
 
 form.addEventListener("submit", (event) => {
   event.preventDefault();
   const question = input.value.trim();
   if (!question) {
-    setStatus(t("status.no_question"), true);
+    sayStatus("status.no_question", {}, true);
     return;
   }
   if (running) return;
@@ -257,12 +322,18 @@ stopButton.addEventListener("click", () => running && running.abort());
 newButton.addEventListener("click", () => {
   if (running) running.abort();
   conversation.textContent = "";
+  turns.length = 0;
   sessionId = newSessionId();
   for (const button of document.querySelectorAll(".history-entry.current")) button.classList.remove("current");
-  setStatus(t("status.new_conversation"));
+  sayStatus("status.new_conversation");
   input.focus();
 });
 document.addEventListener("library-changed", () => checkHealth());
+document.addEventListener("language-changed", () => {  // the page's own words again; the conversation stays
+  checkHealth();
+  rewordTurns();
+  if (statusWords) sayStatus(...statusWords);
+});
 
 setRunning(null);
 checkHealth();

@@ -5,6 +5,7 @@
 // from the server is inserted as text, never as HTML.
 import { readJson, request } from "./api.js";
 import { formatNumber, pathElement, t } from "./i18n.js";
+import { languageName } from "./settings.js";
 import { count } from "./wording.js";
 
 const panel = document.getElementById("library-panel");
@@ -72,7 +73,8 @@ function workEntry(work) {
   const entry = element("details", "catalog-work");
   const summary = element("summary");
   summary.append(element("bdi", "catalog-title", work.work));
-  const about = [work.author, work.language, count(work.passages, "passages")].filter(Boolean).join(" · ");
+  const about = [work.author, work.language && languageName(work.language), count(work.passages, "passages")]
+    .filter(Boolean).join(" · ");
   summary.append(element("span", "panel-note", ` ${about}`));
   entry.appendChild(summary);
   const whole = element("button", "secondary work-filter", t("catalog.search_work"));
@@ -123,3 +125,4 @@ scopeClear.addEventListener("click", () => setScope(null));
 finder.addEventListener("input", drawCatalog);
 panel.addEventListener("toggle", () => { if (panel.open) refreshCatalog(); });
 document.addEventListener("library-changed", () => { if (panel.open) refreshCatalog(); });
+document.addEventListener("language-changed", () => { if (panel.open) refreshCatalog(); });

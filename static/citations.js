@@ -2,7 +2,7 @@
 // and marks the sentence or quote the claim rests on (the citation's spans, character offsets into the passage).
 // A citation the server could not verify is marked as such. Everything from the server is set as text;
 // marks are made by splitting text nodes with a Range, never by writing HTML.
-import { t } from "./i18n.js";
+import { known, t } from "./i18n.js";
 import { renderPassageText, textDirection } from "./markdown.js";
 import { revealSources } from "./sources.js";
 
@@ -14,11 +14,22 @@ export function passageLabel(passage, rightToLeft = false) {
   return (rightToLeft && passage.ref_he) || passage.ref || passage.title;
 }
 
-// What is known of a passage's standing, in words: "Ashkenazi · Acharonim · authority 1.0"; "" when nothing is.
+// What is known of a passage's standing, in the page's words: "Ashkenazi · Acharonim", "אשכנזי · אחרונים"; "" when
+// nothing is. Its authority weight is a score, shown with the others in the reviewer's details (passageAuthority).
 export function passageStanding(passage) {
+  return [named("community", passage.community), named("era", passage.era), relationWords(passage.relation)]
+    .filter(Boolean).join(" · ");
+}
+
+// A value the library records ("Sephardi", "Acharonim") in the page's words: the key "<kind>.<value>", else as it is.
+function named(kind, value) {
+  return value && known(`${kind}.${value}`) ? t(`${kind}.${value}`) : value;
+}
+
+// A passage's authority weight in words ("authority 1.0"), or null when it has none.
+export function passageAuthority(passage) {
   const weight = passage.authority_weight;
-  const authority = typeof weight === "number" && weight > 0 ? t("passage.authority", { weight: weight.toFixed(1) }) : null;
-  return [passage.community, passage.era, authority, relationWords(passage.relation)].filter(Boolean).join(" · ");
+  return typeof weight === "number" && weight > 0 ? t("passage.authority", { weight: weight.toFixed(1) }) : null;
 }
 
 // How a passage relates to another in the evidence, in words: "argues with …", "overridden by the custom of …"
@@ -41,6 +52,14 @@ export function citationCheck(citation) {
   if (typeof citation.support === "number") checks.push(t("check.supported", { similarity: citation.support.toFixed(2) }));
   if (citation.quote_verified) checks.push(t("check.verbatim"));
   return { ok: true, note: checks.join(" · ") || t("check.cited") };
+}
+
+// The ranges the k-th [n] of an answer rests on: its own claim's sentence when the server said which (marks),
+// else, for an answer logged before marks, every range the citation's claims rest on.
+export function claimSpans(citation, k) {
+  if (!citation) return [];
+  if (Array.isArray(citation.marks) && k < citation.marks.length) return citation.marks[k] ? [citation.marks[k]] : [];
+  return citation.spans || [];
 }
 
 // Python counts characters by code point, JavaScript strings by UTF-16 unit: convert an offset.
@@ -82,7 +101,7 @@ export function markSpans(element, text, spans) {
   return wrapMarks(element, text, cleanSpans(text, spans));
 }
 
-// The part of a passage around its first cited span, for the popover.
+// The part of a passage around its first cited span, for the popover: that span whole, with context around it.
 function excerpt(text, spans) {
   const merged = cleanSpans(text, spans);
   if (!merged.length) {
@@ -98,14 +117,14 @@ function excerpt(text, spans) {
 
 let shownFor = null;  // the link whose passage the popover shows
 
-function showPopover(link, passage, citation) {
+function showPopover(link, passage, citation, spans) {
   const check = citationCheck(citation);
   popover.querySelector(".popover-n").textContent = `[${passage.n}]`;
   popover.querySelector(".popover-title").textContent = passageLabel(passage, textDirection(passage.chunk || "") === "rtl");
   const note = popover.querySelector(".popover-check");
   note.textContent = check.note;
   note.classList.toggle("unverified", !check.ok);
-  const part = excerpt(passage.chunk || "", citation ? citation.spans : []);
+  const part = excerpt(passage.chunk || "", spans);
   popover.querySelector(".popover-text").classList.toggle("unverified-span", !check.ok);
   wrapMarks(popover.querySelector(".popover-text"), part.text, part.spans);  // already UTF-16 units
   popover.hidden = false;
@@ -127,8 +146,8 @@ function hidePopover(link) {
   link.removeAttribute("aria-describedby");
 }
 
-// Scroll to passage n's card of the turn and mark what the citation rests on.
-export function showCitedPassage(turn, passage, citation) {
+// Scroll to passage n's card of the turn and mark what the claim rests on (spans: claimSpans).
+export function showCitedPassage(turn, passage, citation, spans) {
   for (const card of turn.element.querySelectorAll(".passage")) {
     card.classList.remove("is-target");
     if (card.querySelector(".passage-text mark")) {  // back to the passage as it reads (markdown rendered)
@@ -144,7 +163,7 @@ export function showCitedPassage(turn, passage, citation) {
   if (passage.chunk !== undefined) {  // entries of the history keep no passage text
     const text = card.querySelector(".passage-text");
     text.classList.remove("markdown");  // the spans are the text's own characters: it is shown as written, marked
-    markSpans(text, passage.chunk, citation ? citation.spans : []);
+    markSpans(text, passage.chunk, spans);
     text.classList.toggle("unverified-span", !citationCheck(citation).ok);
   }
   card.classList.add("is-target");
@@ -153,14 +172,16 @@ export function showCitedPassage(turn, passage, citation) {
   card.focus({ preventScroll: true });
 }
 
-// The link element for marker [n] of a turn: {element, passages, citations} as the server sent them.
-export function citationLink(turn, n) {
+// The link element for the k-th marker [n] of a turn's answer: {element, passages, citations} as the server sent
+// them. Hover, focus and click show the sentence that this marker's claim rests on, not its neighbours'.
+export function citationLink(turn, n, k = 0) {
   const link = document.createElement("a");
   link.className = "cite";
   link.textContent = `[${n}]`;
   const passage = turn.passages.find((p) => p.n === n);
   const citation = turn.citations.find((c) => c.n === n);
   const check = citationCheck(citation);
+  const spans = claimSpans(citation, k);
   if (!check.ok) {
     link.classList.add("unverified");
     link.title = check.note;
@@ -173,15 +194,15 @@ export function citationLink(turn, n) {
   link.href = `#${turn.element.id}-p${n}`;
   const label = t("cite.label", { n, label: passageLabel(passage) });
   link.setAttribute("aria-label", check.ok ? label : `${label}, ${check.note}`);
-  link.addEventListener("mouseenter", () => showPopover(link, passage, citation));
-  link.addEventListener("focus", () => showPopover(link, passage, citation));
+  link.addEventListener("mouseenter", () => showPopover(link, passage, citation, spans));
+  link.addEventListener("focus", () => showPopover(link, passage, citation, spans));
   link.addEventListener("mouseleave", () => hidePopover(link));
   link.addEventListener("blur", () => hidePopover(link));
   link.addEventListener("keydown", (event) => { if (event.key === "Escape") hidePopover(link); });
   link.addEventListener("click", (event) => {
     event.preventDefault();
     hidePopover(link);
-    showCitedPassage(turn, passage, citation);
+    showCitedPassage(turn, passage, citation, spans);
   });
   return link;
 }

@@ -2,8 +2,8 @@
 // scores behind "Details"), grouped by work and section when there are many; the searches that found them; and
 // the note that Evidenz searched once more when the first evidence was weak.
 // Every server string is set as text; markup comes only from the page's <template id="passage-template">.
-import { passageLabel, passageStanding } from "./citations.js";
-import { pathElement, t } from "./i18n.js";
+import { passageAuthority, passageLabel, passageStanding } from "./citations.js";
+import { pageDirection, pathElement, t } from "./i18n.js";
 import { renderPassageText, textDirection } from "./markdown.js";
 import { reviewerView } from "./view.js";
 import { count } from "./wording.js";
@@ -14,10 +14,11 @@ const GROUP_ABOVE = 4;  // more passages than this are grouped by work and secti
 // A passage's scores in words: "hybrid 0.512 · BM25 3.20 · dense 0.734", or why it has none.
 function scoresText(passage, reranked) {
   // not searched: brought in by a relation, or as the ruling a found gloss glosses
-  if (!passage.bm25_score && !passage.dense_score) return t("score.by_relation");
+  if (!passage.bm25_score && !passage.dense_score) return [t("score.by_relation"), passageAuthority(passage)].filter(Boolean).join(" · ");
   const score = (key, value, digits) => (typeof value === "number" ? `${t(key)} ${value.toFixed(digits)}` : null);
   return [score(reranked ? "score.cross_encoder" : "score.hybrid", passage.ce_score, 3),
-    score("score.bm25", passage.bm25_score, 2), score("score.dense", passage.dense_score, 3)].filter(Boolean).join(" · ");
+    score("score.bm25", passage.bm25_score, 2), score("score.dense", passage.dense_score, 3), passageAuthority(passage)]
+    .filter(Boolean).join(" · ");
 }
 
 function passageCard(turn, passage, reranked) {
@@ -26,10 +27,13 @@ function passageCard(turn, passage, reranked) {
   card.dataset.n = passage.n;
   card.dir = textDirection(passage.chunk || passage.title || "");  // a Hebrew passage reads from the right, whatever its title
   card.querySelector(".passage-n").textContent = `[${passage.n}]`;
-  card.querySelector(".passage-title").textContent = passage.title;
   const ref = card.querySelector(".passage-ref");
   ref.textContent = passage.ref ? passageLabel(passage, card.dir === "rtl") : "";
   if (ref.textContent !== (passage.ref || "")) ref.title = passage.ref;  // the Hebrew label, with the English on hover
+  // on a right-to-left page, a Hebrew label names the work itself ("שולחן ערוך, אורח חיים שיח:ד"): no English title
+  const named = pageDirection === "rtl" && passage.ref_he && ref.textContent === passage.ref_he
+    && passage.ref && passage.ref.startsWith(passage.title);
+  card.querySelector(".passage-title").textContent = named ? "" : passage.title;
   card.querySelector(".passage-standing").textContent = passageStanding(passage);  // community, era, authority
   if (passage.link) {  // its lesson's page
     const link = card.querySelector(".passage-link");

@@ -198,6 +198,16 @@ export function feedbackRow(id, given = null) {
     if (event.key === "Enter" && !event.isComposing) { event.preventDefault(); sendComment(true); }
   });
   send.addEventListener("click", () => sendComment(true));
+  document.addEventListener("language-changed", () => {  // its words in the page's new language; its state stays
+    label.textContent = t("feedback.question");
+    comment.placeholder = t("feedback.comment_placeholder");
+    comment.setAttribute("aria-label", t("feedback.comment_label"));
+    send.textContent = t("feedback.send");
+    for (const button of buttons) {
+      button.title = t(`feedback.rate.${button.dataset.rating}`);
+      button.setAttribute("aria-label", button.title);
+    }
+  });
   pressed();
   if (given) say(t(`feedback.given.${given.rating === "up" ? "up" : "down"}${given.comment ? "_comment" : ""}`));
   row.append(label, ...buttons, comment, send, confirmation);
@@ -212,5 +222,6 @@ export function startHistory(open) {
     searchTimer = setTimeout(refreshHistory, SEARCH_DELAY_MS);
   });
   statusFilter.addEventListener("change", refreshHistory);
+  document.addEventListener("language-changed", refreshHistory);  // its dates and states in the new words
   refreshHistory();
 }

@@ -1,7 +1,8 @@
 // The page in the reader's language. Its words are in static/i18n/<code>.json, one file per language, and the
 // languages offered in static/i18n/languages.json (code, native name, direction): a new language is a new file
-// and a line there, no code. The language is the one chosen in the header's switch (kept in localStorage), else
-// the first of the browser's languages the page speaks, else English; English fills any key a language lacks.
+// and a line there, no code. The language is the one chosen in the header's switch (kept in localStorage; a switch
+// words the page again in place, switchLanguage), else the first of the browser's languages the page speaks, else
+// English; English fills any key a language lacks.
 // The whole page follows the language's direction (<html lang dir>), and its numbers and dates are written by Intl
 // in that language. Elements name their words by key: data-i18n (text), data-i18n-placeholder, data-i18n-title,
 // data-i18n-aria-label. A key may have ".law" and ".general" variants: the library's wording (wording.js) picks one.
@@ -50,13 +51,18 @@ try {
   language = FALLBACK;
   words = english;
 }
-const plurals = new Intl.PluralRules(language);
-const numbers = new Intl.NumberFormat(language);
+let plurals = new Intl.PluralRules(language);
+let numbers = new Intl.NumberFormat(language);
 let wording = "general";  // or "law": the library holds a work of religious law
 
-// The language the page speaks ("en", "he", ...) and its direction ("ltr" or "rtl").
-export const pageLanguage = language;
-export const pageDirection = (languages.find((entry) => entry.code === language) || {}).dir || "ltr";
+// The language the page speaks ("en", "he", ...) and its direction ("ltr" or "rtl"); both change when the reader
+// switches language (live bindings: read them when needed, not once).
+export let pageLanguage = language;
+export let pageDirection = directionOf(language);
+
+function directionOf(code) {
+  return (languages.find((entry) => entry.code === code) || {}).dir || "ltr";
+}
 
 function lookup(key) {
   for (const table of [words, english]) {
@@ -142,7 +148,25 @@ export function pathElement(names, className = "path") {
   return path;
 }
 
-// The header's language switch: the languages offered, each in its own name; a choice is kept and the page reloads.
+// Speak another language in place: its words are read, the page's markup is worded again and its direction
+// turned, and "language-changed" tells every part of the page that wrote words of its own to write them again.
+// Nothing the reader sees is lost: the conversation, its answers and whatever is open stay as they are.
+export async function switchLanguage(code) {
+  const next = code === FALLBACK ? english : await fetchJson(`/static/i18n/${code}.json`);
+  language = code;
+  words = next;
+  plurals = new Intl.PluralRules(code);
+  numbers = new Intl.NumberFormat(code);
+  pageLanguage = code;
+  pageDirection = directionOf(code);
+  document.documentElement.lang = code;
+  document.documentElement.dir = pageDirection;
+  translate();
+  document.dispatchEvent(new Event("language-changed"));
+}
+
+// The header's language switch: the languages offered, each in its own name; a choice is kept and the page is
+// worded again in place.
 function startSwitch() {
   const select = document.getElementById("page-language");
   if (!select) return;
@@ -152,13 +176,18 @@ function startSwitch() {
     select.appendChild(option);
   }
   select.value = language;
-  select.addEventListener("change", () => {
+  select.addEventListener("change", async () => {
     try {
       localStorage.setItem(KEY, select.value);
     } catch (err) {
-      return;  // nowhere to keep it: the page stays as it is
+      // not kept: the page speaks it until it is reloaded
     }
-    window.location.reload();
+    try {
+      await switchLanguage(select.value);
+    } catch (err) {  // its words could not be read: the page stays in the language it speaks
+      console.warn("the page's words could not be read", err);
+      select.value = language;
+    }
   });
 }
 

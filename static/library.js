@@ -2,8 +2,8 @@
 // The reader's own books come first (the server orders them); the built-in library's documents are marked as
 // such and, being read-only unless the server says otherwise, have no Remove button.
 // As in app.js, every string from the server is inserted as text, never as HTML. Remove and Re-index are shown
-// only to readers whose role may (account.js), and on the page only in the reviewer's view (view.js); the upload
-// form is hidden from readers who may not upload.
+// only to readers whose role may (account.js): on the reader's own uploads always, on other documents only in the
+// reviewer's view (view.js); the upload form is hidden from readers who may not upload.
 import { may } from "./account.js";
 import { changeHeaders, readJson, request } from "./api.js";
 import { DAY, formatDate, formatNumber, t } from "./i18n.js";
@@ -44,6 +44,7 @@ async function refreshDocuments() {
 
 function documentRow(doc) {
   const row = document.createElement("tr");
+  row.classList.toggle("yours", Boolean(doc.yours));  // the reader's own upload: its buttons in the reader's view too
   const title = document.createElement("td");
   const bdi = document.createElement("bdi");
   bdi.textContent = doc.title;
@@ -163,3 +164,4 @@ uploadForm.addEventListener("submit", async (event) => {
 let searchTimer;
 docSearch.addEventListener("input", () => { clearTimeout(searchTimer); searchTimer = setTimeout(refreshDocuments, 250); });
 panel.addEventListener("toggle", () => { if (panel.open) refreshDocuments(); });
+document.addEventListener("language-changed", () => { if (panel.open) refreshDocuments(); });

@@ -78,6 +78,23 @@ export function unlinkOutside(root) {
   }
 }
 
+// The direction of the last strong letter of text ("ltr", "rtl"), or null when it has none.
+function lastDirection(text) {
+  const letters = text.match(/\p{L}/gu);
+  if (!letters) return null;
+  return RIGHT_TO_LEFT.test(letters[letters.length - 1]) ? "rtl" : "ltr";
+}
+
+// A marker after an English sentence in a Hebrew line (or the reverse) would be set by the line's direction, at
+// the far side of that sentence, beside the next one: marks of the sentence's own direction on both sides keep
+// it, and the full stop after it, on the sentence it belongs to. None when the sentence reads as the line does.
+function directionMark(node, index) {
+  const own = lastDirection(node.data.slice(0, index));
+  const block = node.parentElement && node.parentElement.closest(BLOCKS);
+  if (!own || !block || own === textDirection(block.textContent)) return "";
+  return own === "rtl" ? "\u200F" : "\u200E";
+}
+
 // Replace each [n] in the text nodes of root (outside code and links) by makeLink(n) elements.
 export function linkMarkers(root, makeLink) {
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, {
@@ -91,9 +108,15 @@ export function linkMarkers(root, makeLink) {
     let last = 0;
     for (const match of node.data.matchAll(MARKER)) {
       // No space before a superscript marker: "penicillin[1]" reads as "penicillin¹".
-      pieces.append(node.data.slice(last, match.index).replace(/[ \t]+$/, ""));
+      const mark = directionMark(node, match.index);
+      pieces.append(node.data.slice(last, match.index).replace(/[ \t]+$/, "") + mark);
       for (const n of match[1].split(",")) pieces.append(makeLink(Number(n)));
       last = match.index + match[0].length;
+      if (mark) {  // the sentence's full stop stays with it too
+        const stop = node.data.slice(last).match(/^[.,;:!?]+/);
+        if (stop) { pieces.append(stop[0]); last += stop[0].length; }
+        pieces.append(mark);
+      }
     }
     pieces.append(node.data.slice(last));
     node.replaceWith(pieces);

@@ -148,3 +148,4 @@ function clearProvider(provider) {
 panel.addEventListener("toggle", () => {
   if (panel.open) refreshProviders();
 });
+document.addEventListener("language-changed", () => { if (panel.open) refreshProviders(); });

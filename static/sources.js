@@ -24,4 +24,5 @@ toggle.addEventListener("click", () => {
   localStorage.setItem(KEY, hidden ? "1" : "");
   show(hidden);
 });
+document.addEventListener("language-changed", () => show(conversation.classList.contains("sources-hidden")));
 show(Boolean(localStorage.getItem(KEY)));

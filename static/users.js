@@ -128,3 +128,4 @@ form.addEventListener("submit", async (event) => {
 panel.addEventListener("toggle", () => {
   if (panel.open) refreshUsers();
 });
+document.addEventListener("language-changed", () => { if (panel.open) refreshUsers(); });

@@ -97,6 +97,12 @@ class StoreQueries:
         unknown = self._rows("SELECT title FROM documents WHERE language IS NULL AND title IS NOT NULL LIMIT 1000")
         return known | {found for found in (detect_language(title) for title, in unknown) if found}
 
+    def holds_built_in(self, reader=None) -> bool:
+        """Whether reader sees a document of the built-in library (made by a corpus build: the default library's
+        Wikipedia leads), not an upload."""
+        visible, args = self.visible_clause(reader)
+        return bool(self._rows(f"SELECT 1 FROM documents WHERE {visible} AND filename IS NULL LIMIT 1", args))
+
     def holds_works(self, names: tuple[str, ...], reader=None) -> bool:
         """Whether reader sees a document whose work (else title) begins with one of names, letter case and all
         (LIKE would ignore case in SQLite only)."""

@@ -24,6 +24,16 @@ ELSEWHERE = "198.51.100.7"  # a documentation-only address (RFC 5737): nothing t
 FLEMING_ANSWER = "Fleming discovered penicillin in 1928 [1][2]."
 FLEMING_SENTENCE = "He discovered penicillin in 1928."
 PASSWORD = "correct horse battery"  # every test account's
+PHONE = {"width": 390, "height": 844}  # a phone's viewport, as the page is checked at it
+
+
+def shot(page, name, on=None):
+    """A screenshot of what the reader sees (the question box stays where it sticks), with the element on in sight
+    when given; kept in test-output/ as reading-<name>.png."""
+    OUTPUT.mkdir(exist_ok=True)
+    if on is not None:
+        on.evaluate("element => element.scrollIntoView({block: 'center'})")
+    page.screenshot(path=str(OUTPUT / f"reading-{name}.png"))
 
 
 

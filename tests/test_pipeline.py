@@ -136,6 +136,9 @@ def test_a_decline_to_a_question_in_a_language_the_library_has_no_texts_in_says_
     pipeline = Pipeline(FakeClassifier(), Retriever(library, FakeEmbedder()), Generator({"offline": declining}, "offline"),
                         {}, store=library.store, relations=library.relations)
     hebrew = pipeline.ask("מי גילה את הפניצילין?")
-    assert hebrew.answer.declined and "בספרייה אין טקסטים בעברית" in hebrew.answer.text
+    assert hebrew.answer.declined and hebrew.answer.text == (
+        "המקורות שסופקו אינם עונים על שאלה זו. הטקסטים בספרייה כתובים באנגלית, לא בעברית; "
+        "אפשר לשאול את השאלה באנגלית כדי לחפש בהם.")
+    assert hebrew.answer.citations == []  # what words of another language found is not about the question
     english = pipeline.ask("Who discovered penicillin?")
-    assert english.answer.declined and "no texts in" not in english.answer.text
+    assert english.answer.declined and "texts are in" not in english.answer.text

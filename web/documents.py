@@ -156,8 +156,9 @@ def list_documents():
     """A page of documents: ?limit (1-500), ?offset, ?q (title contains)."""
     limit = whole_number("limit", DEFAULT_PAGE, 1, PAGE_MAX)
     offset = whole_number("offset", 0, 0, MAX_OFFSET)
-    docs, total = store().documents(limit, offset, request.args.get("q", "").strip(), reader=reader())
-    return {"documents": [document_json(d) for d in docs], "total": total, "limit": limit, "offset": offset}
+    who = reader()
+    docs, total = store().documents(limit, offset, request.args.get("q", "").strip(), reader=who)
+    return {"documents": [document_json(d, who) for d in docs], "total": total, "limit": limit, "offset": offset}
 
 
 @bp.delete("/api/documents/<doc_id>")

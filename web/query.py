@@ -55,8 +55,10 @@ def health():
             library["sentences"] = {"state": warmer.state, "warmed": warmer.warmed}  # search/sentence_vectors.py
         signed_out = shared() and who is None  # to History and the store None is anyone: it would tell of all
         religious_law = live.store is not None and not signed_out and live.store.holds_works(WORK_TITLES, who)
+        built_in = live.store is not None and not signed_out and live.store.holds_built_in(who)
         return {"status": "ok", "access": "shared" if shared() else "personal", **described, **live.info,
                 "religious_law": religious_law,  # the page's words of religious law are shown only then
+                "built_in_library": built_in,  # the footer credits the default library's texts only then
                 "library": library, **({} if limited else {"process": process()}),
                 "providers": shared_providers(described["providers"]),
                 **({"database": state} if state is not None else {})}

@@ -75,7 +75,8 @@ def relation_json(relation: Relation, in_library: dict[str, bool] | None = None)
 
 def citation_json(citation: Citation) -> dict:
     """A checked citation as the API shows it."""
-    return {**asdict(citation), "ref_he": hebrew_label(citation.ref), "spans": [list(span) for span in citation.spans]}
+    return {**asdict(citation), "ref_he": hebrew_label(citation.ref), "spans": [list(span) for span in citation.spans],
+            "marks": [list(span) if span else None for span in citation.marks]}
 
 
 def question_json(question: Question) -> dict:
@@ -154,11 +155,19 @@ def job_json(job) -> dict:
     }
 
 
-def document_json(doc) -> dict:
-    """A document's metadata, without its text."""
+def document_json(doc, who=None) -> dict:
+    """A document's metadata, without its text; yours: whether the reader who asks (who) uploaded it."""
     return {**{k: getattr(doc, k) for k in ("id", "title", "author", "language", "format", "work", "tier", "community",
                                             "filename", "chunk_count", "created_at", "updated_at")},
-            "built_in": built_in(doc), "read_only": read_only(doc)}
+            "built_in": built_in(doc), "read_only": read_only(doc), "yours": who is not None and yours(doc, who)}
+
+
+def yours(doc, who) -> bool:
+    """Whether the reader uploaded this document: on a shared server, its owner is the reader; on a personal one
+    (no accounts: the reader is the server's owner), every upload is."""
+    if built_in(doc):
+        return False
+    return doc.owner == who.id if who.id is not None else who.everything
 
 
 def built_in(doc) -> bool:

@@ -90,6 +90,16 @@ def test_generator_reports_checked_citations(hits):
     assert citation.ref and hits[0].chunk.text[slice(*citation.spans[0])] == "He discovered penicillin in 1928."
 
 
+def test_each_marker_of_a_passage_rests_on_its_own_claims_sentence(hits):
+    answer = generator("Alexander Fleming was a Scottish physician [1]. He discovered penicillin in 1928 [1].").answer(
+        WriteRequest("q?", "factual_lookup", hits))
+    [citation] = answer.citations
+    text = hits[0].chunk.text
+    assert [text[slice(*mark)] for mark in citation.marks] == [
+        "Alexander Fleming was a Scottish physician.", "He discovered penicillin in 1928."]  # the k-th [1]'s, in order
+    assert len(citation.spans) == 2  # and every sentence the passage's claims rest on
+
+
 def test_a_second_citation_that_does_not_support_the_claim_is_marked_unverified(hits):
     answer = generator("He discovered penicillin in 1928 [1][2].").answer(WriteRequest("q?", "factual_lookup", hits))
     first, second = answer.citations

@@ -126,7 +126,8 @@ def test_hebrew_reads_right_to_left_and_english_left_to_right(page, serve):
     assert hebrew_card.locator("bdi.passage-title").text_content() == "שולחן ערוך, אורח חיים"
     ref = hebrew_card.locator("bdi.passage-ref")  # the Hebrew label of the canonical ref, the English on hover
     assert (ref.text_content(), ref.get_attribute("title")) == ('שו"ע או"ח שי"ח:א', "Shulchan Arukh, Orach Chayim 318:1")
-    assert hebrew_card.locator(".passage-standing").text_content() == "Sephardi · Acharonim · authority 1.0"
+    assert hebrew_card.locator(".passage-standing").text_content() == "Sephardi · Acharonim"
+    assert hebrew_card.locator(".scores").text_content().endswith("authority 1.0")  # a score: in the details
     assert english.locator(".answer").evaluate(direction) == "ltr"
     assert english.locator(".passage", has_text="Fleming").first.locator(".passage-text").evaluate(direction) == "ltr"
     assert english.locator(".passage", has_text="Fleming").first.locator(".passage-standing").text_content() == ""

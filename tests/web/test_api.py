@@ -16,7 +16,7 @@ def test_query_returns_the_documented_shape(client):
     assert body["answer"] == "Fleming discovered penicillin [1]."
     assert body["citations"] == [{"n": 1, "passage_id": "fleming#0", "title": "Alexander Fleming", "ref": "Alexander Fleming",
                                   "valid": True, "quote_verified": None, "support": None, "verified": None, "spans": [],
-                                  "ref_he": None}]
+                                  "marks": [], "ref_he": None}]
     assert body["standalone_question"] == body["question"] and body["rewritten"] is False and body["language"] == "en"
     assert len(body["id"]) == 32 and len(body["session_id"]) == 32 and body["followup_retrieval"] is None
     assert body["removed_claims"] == []

@@ -72,3 +72,26 @@ def test_a_hebrew_title_names_a_work_of_religious_law_and_a_readers_own_books_co
     admin = Reader(7, "rivka", "admin", frozenset({"public"}), everything=True)
     assert [d.id for d in store.documents(reader=admin)[0]][:2] == ["everest", "fleming"]  # hers, then another's
     assert store.documents()[0][0].id in ("everest", "fleming")  # no reader: the uploads still before the corpus
+
+
+def test_a_document_is_yours_when_you_uploaded_it_and_the_footer_credits_the_built_in_library(client):
+    """A personal server's uploads are its owner's; on a shared server, only the uploader's own (issue 47)."""
+    from accounts.passwords import digest, hash_password, new_token
+
+    assert client.get("/api/health").get_json()["built_in_library"] is True  # the corpus build's documents
+    kept = wait_for(client, upload(client, "kettles.txt", BOOK.encode()).get_json())
+    listed = {d["id"]: d["yours"] for d in client.get("/api/documents").get_json()["documents"]}
+    assert listed[kept["document_id"]] is True and not any(listed[d.id] for d in CORPUS)
+
+    accounts = client.application.extensions["history"].accounts  # users: the server is shared from now on
+    tokens = {}
+    for name in ("eli", "dan"):
+        user = accounts.create(name, "editor", hash_password("a long enough password"))
+        accounts.add_token(user["id"], digest(tokens.setdefault(name, new_token())), "test", None)
+    as_eli, as_dan = ({"Authorization": f"Bearer {tokens[n]}"} for n in ("eli", "dan"))
+    elis = wait_for(client, upload(client, "eli.txt", b"Eli's notes on kettles.", headers=as_eli).get_json(),
+                    headers=as_eli)
+    for headers, own in ((as_eli, True), (as_dan, False)):
+        seen = {d["id"]: d["yours"] for d in client.get("/api/documents", headers=headers).get_json()["documents"]}
+        assert seen[elis["document_id"]] is own
+    assert client.get("/api/health").get_json()["built_in_library"] is False  # signed out: tells nothing

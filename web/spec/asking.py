@@ -118,7 +118,7 @@ SCHEMAS = {
     "Citation": {
         "type": "object", "description": "A checked [n] marker of the answer.",
         "required": ["n", "passage_id", "title", "ref", "valid", "quote_verified", "support", "verified", "spans",
-                     "ref_he"],
+                     "marks", "ref_he"],
         "properties": {
             "n": {"type": "integer"}, "passage_id": TEXT, "title": TEXT,
             "ref": {**NULLABLE_TEXT, "description": "The passage's canonical reference, else its title."},
@@ -128,6 +128,10 @@ SCHEMAS = {
             "verified": {"type": ["boolean", "null"], "description": "null when no check ran."},
             "spans": {"type": "array", "description": "Character ranges of the passage the claims rest on.",
                       "items": {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}},
+            "marks": {"type": "array", "description": "The range each [n] marker of the answer rests on, in reading "
+                                                      "order: the k-th [n] of the text rests on marks[k] (null: on no "
+                                                      "single sentence).",
+                      "items": {"type": ["array", "null"], "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}},
             "ref_he": NULLABLE_TEXT,
         },
     },

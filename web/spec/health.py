@@ -28,12 +28,15 @@ SCHEMAS = {
     "Health": {
         "type": "object", "description": "What is live.",
         "required": ["status", "access", "library", "reranker", "rerank_note", "generator", "providers",
-                     "languages", "religious_law"],
+                     "languages", "religious_law", "built_in_library"],
         "properties": {
             "status": {"const": "ok"},
             "access": {"enum": ["personal", "shared"], "description": "shared: sign-in is needed."},
             "religious_law": {"type": "boolean", "description": "The asker sees a work of religious law (the page "
                                                                 "shows its words, such as Posek view, only then)."},
+            "built_in_library": {"type": "boolean", "description": "The asker sees the built-in library's texts "
+                                                                    "(the default Wikipedia leads; the page credits "
+                                                                    "them only then)."},
             "library": {
                 "type": "object",
                 "description": "The library's size and where it is; on a shared server only admins see more "

@@ -62,6 +62,8 @@ SCHEMAS = {
             "support": {"type": ["number", "null"]}, "verified": {"type": ["boolean", "null"]},
             "spans": {"type": "array", "items": {"type": "array", "items": {"type": "integer"},
                                                  "minItems": 2, "maxItems": 2}},
+            "marks": {"type": "array", "description": "Each marker's own range (absent in answers logged before it).",
+                      "items": {"type": ["array", "null"], "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}},
         },
         "additionalProperties": False,
     },

@@ -99,7 +99,7 @@ SCHEMAS = {
     "Document": {
         "type": "object", "description": "A document's metadata, without its text.",
         "required": ["id", "title", "author", "language", "format", "work", "tier", "community", "filename",
-                     "chunk_count", "created_at", "updated_at", "built_in", "read_only"],
+                     "chunk_count", "created_at", "updated_at", "built_in", "read_only", "yours"],
         "properties": {
             "id": TEXT, "title": TEXT, "author": NULLABLE_TEXT, "language": NULLABLE_TEXT,
             "format": TEXT, "work": NULLABLE_TEXT,
@@ -109,6 +109,8 @@ SCHEMAS = {
             "built_in": {**BOOLEAN, "description": "Made by a corpus build (the default library), not uploaded."},
             "read_only": {**BOOLEAN, "description": "The built-in library's, which may not be removed or replaced "
                                                    "unless the server sets BUILTIN_REMOVABLE."},
+            "yours": {**BOOLEAN, "description": "Uploaded by the reader who asks (on a personal server, every "
+                                               "upload): the page shows its Remove and Re-index in the reader's view."},
         },
         "additionalProperties": False,
     },

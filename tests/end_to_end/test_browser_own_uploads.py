@@ -4,6 +4,8 @@ things a reader notices (the sources toggle's label, the history at phone width,
 Screenshots go to test-output/."""
 from dataclasses import replace
 
+import numpy as np
+
 from playwright.sync_api import expect
 
 from accounts.passwords import hash_password
@@ -11,8 +13,9 @@ from app import create_app
 from browser import (PASSWORD, PHONE, ask, checked_pipeline, open_page, reviewer_view, require_chromium, shot,
                      sign_in)
 from builders import library_app, upload, wait_for
-from conftest import CORPUS, FakeWriter
+from conftest import CORPUS, FakeEmbedder, FakeWriter
 from models import Document
+from writers.offline import ExtractiveWriter
 
 require_chromium()
 
@@ -175,5 +178,78 @@ def test_the_default_librarys_footer_credits_wikipedia(real_app, browser, serve)
         page.wait_for_selector(".health.ok", timeout=120_000)
         expect(page.locator("#footer-library")).to_be_visible()
         expect(page.locator("#footer-library")).to_contain_text("Wikipedia")
+    finally:
+        page.context.close()
+
+
+SEIFIM = [  # Shulchan Arukh, Orach Chayim 672:2 (its ruling resumes after a gloss) and 426:3 (a gloss in parentheses)
+    {"ref": "Shulchan Arukh, Orach Chayim 672:2", "he": (
+        "שכח או הזיד ולא הדליק עם שקיעת החמה מדליק והולך עד שתכלה רגל מן השוק: הגה יש אומרים שבזמן הזה שמדליקין "
+        "בפנים אינו צריך ליזהר [ד\"ע וטור בשם תוס'] ומ\"מ טוב ליזהר גם בזמן הזה: ומיהו הני מילי לכתחלה אבל אם עבר "
+        "זה הזמן ולא הדליק מדליק והולך כל הלילה: הגה ובלילות האחרות ידליק כמו שאר בני אדם:")},
+    {"ref": "Shulchan Arukh, Orach Chayim 426:3", "he": (
+        "עד אימתי מברכין עליה עד י\"ו מיום המולד ולא י\"ו בכלל: (ואין לקדש אלא עד חצי כ\"ט י\"ב תשצ\"ג מן המולד) "
+        "(תשובת מהרי\"ל):")},
+]
+
+
+def test_the_remas_gloss_is_its_own_card_where_the_source_marks_it(tmp_path, browser, serve):
+    import json
+
+    writer = FakeWriter("offline", ["מדליק והולך כל הלילה [1]."] * 4)
+    app = library_app({"TESTING": True}, tmp_path / "lib", writer=writer)
+    book = tmp_path / "sa.jsonl"
+    book.write_text("\n".join(json.dumps(s, ensure_ascii=False) for s in SEIFIM), encoding="utf-8")
+    assert wait_for(app.test_client(), upload(app.test_client(), book.name, book.read_bytes()).get_json())["status"] == "done"
+    server = serve(app)
+    page = open_page(browser, server, "he-IL")
+    try:
+        page.wait_for_selector(".health.ok")
+        turn = ask(page, "בזמן הזה שמדליקין בפנים צריך ליזהר להדליק קודם שיכלה רגל מן השוק?")
+        texts = {card.locator("bdi.passage-ref").text_content(): card.locator(".passage-text").text_content()
+                 for card in turn.locator(".passage").all()}
+        ruling, gloss = texts['שו"ע או"ח תרע"ב:ב'], texts['שו"ע או"ח תרע"ב:ב רמ"א']
+        assert "ומיהו הני מילי לכתחלה" in ruling and "ומיהו" not in gloss  # the Mechaber's words are his card's
+        assert gloss.startswith("הגה יש אומרים")
+        shot(page, "rema-split-he-desktop", turn.locator(".passages"))
+        moon = ask(page, "עד מתי מברכים ברכת הלבנה?")
+        cards = {c.locator("bdi.passage-ref").text_content(): c for c in moon.locator(".passage").all()}
+        parenthesised = cards['שו"ע או"ח תכ"ו:ג רמ"א']
+        assert parenthesised.locator(".passage-text").text_content().startswith("(ואין לקדש")
+        assert "(ואין לקדש" not in cards['שו"ע או"ח תכ"ו:ג'].locator(".passage-text").text_content()
+        assert parenthesised.locator(".passage-standing").text_content() == "אשכנזי · אחרונים"
+        page.set_viewport_size(PHONE)
+        shot(page, "rema-split-he-phone", parenthesised)
+    finally:
+        page.context.close()
+
+
+class KettleJudge:
+    """A judge sure of the kettle's sentences and fair on the rest: the writer's own rules choose what follows."""
+
+    threshold = 0.5
+    decision = None
+
+    def score(self, question, texts):
+        return np.array([0.95 if "kettle" in t.split(":", 1)[-1] else 0.6 for t in texts])
+
+
+def test_an_answer_about_an_upload_adds_no_unrelated_sentence_of_it(tmp_path, browser, serve):
+    writer = ExtractiveWriter(FakeEmbedder(), thresholds=(0.0, 0.0), judge=KettleJudge())
+    server = serve(library_app({"TESTING": True}, tmp_path / "lib", writer=writer))
+    page = open_page(browser, server)
+    try:
+        page.wait_for_selector(".health.ok")
+        page.click("#library-panel summary")
+        notes = tmp_path / "kettles.md"  # its heading holds the question's words: every sentence scores near them
+        notes.write_text("# Kettle care\n\nDescale the kettle with white vinegar once a month. "
+                         "Coffee filters should be rinsed every week.\n")
+        page.set_input_files("#upload-file", str(notes))
+        page.click("#upload-button")
+        expect(page.locator("#upload-status")).to_contain_text("indexed", timeout=60_000)
+        turn = ask(page, "How should I care for my kettle?")
+        answer = turn.locator(".answer").text_content()
+        assert "Descale the kettle" in answer and "filters" not in answer  # the same page, another subject
+        shot(page, "upload-answer-en-desktop", turn.locator(".answer"))
     finally:
         page.context.close()

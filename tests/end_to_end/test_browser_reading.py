@@ -174,3 +174,15 @@ def test_a_marker_in_mixed_direction_text_sits_on_its_own_sentence(browser, serv
         shot(page, "mixed-direction-marker-he-desktop")
     finally:
         page.context.close()
+
+
+def test_a_measure_a_rule_sets_is_labelled_a_lookup_not_a_calculation(real_app, browser, serve):
+    server = serve(real_app)
+    page = open_page(browser, server)
+    try:
+        page.wait_for_selector(".health.ok", timeout=120_000)
+        turn = ask(page, "How much matzah must one eat at the Seder?")
+        assert turn.locator(".query-type").text_content() == "Factual lookup"
+        shot(page, "matzah-label-en-desktop", turn.locator(".meta"))
+    finally:
+        page.context.close()

@@ -189,6 +189,28 @@ def bench_ingest_command(pages: int, no_space_mb: float | None, book: Path | Non
     click.echo(json.dumps({"parse": parse, "ingest": full}))
 
 
+@click.command("bench-warm")
+@click.option("--passages", default=1000, show_default=True, help="The library's first passages to warm.")
+@with_appcontext
+def bench_warm_command(passages: int):
+    """What warming the library at its build costs: passages per minute as a build warms and as the background
+    repair does, and the minutes the whole library takes at each; the last line is JSON."""
+    from flask import current_app
+
+    from benchmarks.bench_warm import bench_warm
+    from postgres.backend import open_library
+    from search.embedding import Embedder
+
+    settings = current()
+    library = open_library(settings, Embedder.load(settings.models.embedding_model))
+    found = bench_warm(library, current_app.extensions["sentence_forms"], passages)
+    for name in ("build", "background"):
+        click.echo(f"{name} (batch {found[name]['batch']}): {found['passages']:,} passages ({found['texts']:,} texts) "
+                   f"in {found[name]['seconds']} s = {found[name]['passages_per_minute']:,} passages/min; the "
+                   f"library's {found['library_passages']:,} in about {found[name]['library_minutes']} min")
+    click.echo(json.dumps({"warm": found}))
+
+
 @click.command("bench-servers")
 @click.option("--clients", default=8, show_default=True, help="Clients asking at once, split between the servers.")
 @click.option("--seconds", default=60.0, show_default=True, help="How long each run loads its servers.")
@@ -212,4 +234,4 @@ def bench_servers_command(clients: int, seconds: float, source: Path):
     click.echo(json.dumps(figures))
 
 
-commands = [bench_command, bench_ingest_command, bench_servers_command, load_command]
+commands = [bench_command, bench_ingest_command, bench_warm_command, bench_servers_command, load_command]

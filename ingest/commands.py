@@ -34,6 +34,20 @@ def _build_library(path: Path) -> None:
     stats = built.store.stats()
     click.echo(f"Indexed {changed:,} new or changed documents in {time.perf_counter() - started:.0f} s; the library "
                f"has {stats['documents']:,} documents and {stats['chunks']:,} chunks.")
+    _warm(built)
+
+
+def _warm(library) -> None:
+    """Every passage's sentence vectors computed and kept now, with a progress bar, so the library is warm when it
+    is built: its first question embeds only itself (ingest/warming.py)."""
+    from ingest.warming import Warmer
+
+    warmer = Warmer(library, current_app.extensions["sentence_forms"])
+    started = time.perf_counter()
+    with click.progressbar(length=library.store.stats()["chunks"], label="computing the sentences' vectors") as bar:
+        warmed = warmer.warm_library(bar.update)
+    click.echo(f"{warmed:,} passages warmed in {time.perf_counter() - started:.0f} s; "
+               f"{warmer.sentences.table.count():,} sentence vectors kept")
 
 
 @click.command("ingest-default")
@@ -71,12 +85,14 @@ def ingest(paths, questions, **metadata):
     """Add files or folders (PDF, DOCX, HTML, TXT, Markdown, JSON) to the library, replacing changed ones."""
     from ingest.jobs import Ingestor
     from ingest.parsers import ALLOWED
+    from ingest.warming import Warmer
     from search.embedding import Embedder
 
     settings = current()
     library = open_library(settings, Embedder.load(settings.models.embedding_model), create=not uses_postgres(settings))
     library.reembed(progress=True)  # passages embedded from another form of text (search/reembed.py)
-    ingestor = Ingestor(library)
+    # each job warms its passages' sentence vectors before it is done: the library is warm when built
+    ingestor = Ingestor(library, warmer=Warmer(library, current_app.extensions["sentence_forms"]))
     files = [f for p in paths for f in ([p] if p.is_file() else sorted(p.rglob("*")))
              if f.is_file() and f.suffix.casefold() in ALLOWED]
     if not files:
@@ -160,19 +176,12 @@ def ingest_worker(once: bool):
 @click.command("warm")
 @with_appcontext
 def warm():
-    """Compute and keep every passage's sentence vectors now (the server's worker does it in the background)."""
-    from ingest.warming import Warmer
+    """Compute and keep every passage's sentence vectors now: a library built before builds did it (the server's
+    worker repairs one in the background)."""
     from search.embedding import Embedder
 
     settings = current()
-    library = open_library(settings, Embedder.load(settings.models.embedding_model))
-    warmer = Warmer(library, current_app.extensions["sentence_forms"])
-    started = time.perf_counter()
-    with click.progressbar(length=warmer.library.store.stats()["chunks"], label="warming passages") as bar:
-        while done := warmer.step():
-            bar.update(done)
-    click.echo(f"{warmer.warmed:,} passages warmed in {time.perf_counter() - started:.0f} s; "
-               f"{warmer.sentences.table.count():,} sentence vectors kept")
+    _warm(open_library(settings, Embedder.load(settings.models.embedding_model)))
 
 
 commands = [ingest_default, ingest_corpus, ingest, add_questions, ingest_worker, warm]

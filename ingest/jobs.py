@@ -46,7 +46,7 @@ class Ingestor:
 
     def __init__(self, library, limits=None, warmer=None):
         self.library = library
-        self.warmer = warmer  # warming.Warmer: between jobs, the passages' sentence vectors
+        self.warmer = warmer  # warming.Warmer: a job's passages' sentence vectors, and a repair between jobs
         self.store = library.store
         self.limits = limits or Limits()
         self.files = library.files  # uploads waiting for their job (under names the server made), and kept sources
@@ -204,12 +204,26 @@ class Ingestor:
         old_source = existing and self.store.source_path(job.document_id)
         self.library.replace_documents([(info, parsed.text, chunks, vectors, kept)])
         log.info("job %s: document %s committed with %d chunks", job.id, job.document_id, len(chunks))
+        if self.warmer is not None:
+            self._warm(job.id, chunks)
         if old_source and old_source != kept:
             self.files.remove(old_source)
         if self.files.is_upload(key):
             self.files.remove(key)
         self.store.update_job(job.id, done=len(chunks), total=len(chunks))
         return "done"
+
+    def _warm(self, job_id: str, chunks: list[Chunk]) -> None:
+        """A job's passages' sentence vectors, before it says done, with its progress: its first question is warm."""
+        self.store.update_job(job_id, stage="warming", done=0, total=len(chunks))
+        warmed = 0
+
+        def advance(n: int) -> None:
+            nonlocal warmed
+            warmed += n
+            self.store.update_job(job_id, done=warmed)
+
+        self.warmer.warm_now(chunks, advance)
 
     def _committed(self, job: Job) -> bool:
         """Whether this job's document is already in the library (its kept file is the job's own); its upload,

@@ -5,8 +5,10 @@ citation check reads every sentence of a cited passage: about 40 sentences a loo
 question, were half of a question's time on two cores. Their vectors depend only on the embedder and the text,
 so they are kept under a key of both (content-addressed: a changed passage has new keys, and no entry is ever
 stale), in the library: a SQLite file beside an embedded library, a table of a PostgreSQL one, shared by every
-app server. The ingest worker warms each passage's sentences in the background (`warm`), so a question on a warm
-library embeds only itself; a question that meets a sentence not yet warm embeds it then and keeps it.
+app server. A library is warm when it is built: a corpus build, `flask ingest` and every upload's job compute their
+passages' sentences (`warm`, ingest/warming.py) before they report done, so a question embeds only itself; the
+worker's background pass only repairs a library built before that; a question that meets a sentence not yet warm
+embeds it then and keeps it.
 Texts that are not a passage's own (a hosted model's claims) are looked up but never kept (keep=False), so the
 table holds at most the library's sentences in their two forms.
 Does not: decide which texts a passage's sentences are (checks/sentences.py `forms` does), or embed questions.
@@ -69,9 +71,9 @@ class SentenceVectors:
             found.update(new)
         return np.stack([found[k] for k in keys]).astype(np.float32, copy=False)
 
-    def warm(self, chunks: list, forms) -> int:
+    def warm(self, chunks: list, forms, batch: int = WARM_BATCH) -> int:
         """Compute and keep the sentence vectors of the passages not warmed yet (forms(chunk): the texts a passage's
-        sentences are read as); returns how many passages were warmed."""
+        sentences are read as), batch texts an embedding call; returns how many passages were warmed."""
         keys = {chunk_key(self.model, c): c for c in chunks}
         warmed = self.table.warmed(list(keys))
         todo = {k: c for k, c in keys.items() if k not in warmed}
@@ -79,8 +81,8 @@ class SentenceVectors:
             return 0
         # longest first, so each batch pads little (embedding.in_batches does the same)
         texts = sorted({t for c in todo.values() for t in forms(c.bounded())}, key=len, reverse=True)
-        for start in range(0, len(texts), WARM_BATCH):  # short turns at the models: questions wait little
-            self.embed(texts[start:start + WARM_BATCH])
+        for start in range(0, len(texts), batch):  # short turns at the models: questions wait little
+            self.embed(texts[start:start + batch], batch_size=batch)
         self.table.mark(list(todo))
         return len(todo)
 

@@ -18,7 +18,7 @@ const statsLine = document.getElementById("library-stats");
 const docTable = document.querySelector("#documents tbody");
 const docSearch = document.getElementById("doc-search");
 const moreLine = document.getElementById("documents-more");
-const STAGES = ["queued", "parsing", "chunking", "embedding", "indexing"];  // an ingest job's, each with its words
+const STAGES = ["queued", "parsing", "chunking", "embedding", "indexing", "warming"];  // an ingest job's, each with its words
 
 function say(text, isError = false) {
   uploadStatus.textContent = text;

@@ -30,7 +30,7 @@ Scores whether a sentence answers a question: a cross-encoder on the first {used
 - Training data: the train split of {sets}: {pairs:,} pairs ({positives:,} positives) from {questions:,}
   questions. The sentence holding the gold answer is a positive; {same} other sentence(s) of its paragraph are
   negatives.{mined} Splits are by article title (60% train, 20% calibrate, 20% test), so no article is in two
-  splits; squad2-train-head shares no article with any measurement set and is trained on whole.{caveat}
+  splits; squad2-train-head shares no article with any measurement set and is trained on whole.{written}{caveat}
 - Never trained on: SciFact, data/eval/halacha-he, data/eval/wiki-trust, data/eval/wiki-asked, data/eval/heq-asked,
   ../shared/sealed.
 - Figures (pairs of the held-out splits): {figures}
@@ -46,6 +46,13 @@ MINED = """ For a training question, two more negatives are mined by the
   answer, first come those that hold what the question asks for (a date, a number, a name) and mention its subject,
   about a neighbouring subject: the offline writer's own mistakes. A squad2-train-head question written to be
   unanswerable adds its paragraph's sentence holding the plausible answer, as a negative."""
+WRITTEN = """
+- Lessons the team wrote (data/judge-lessons/, its card): {written_pairs:,} of the pairs are theirs, the train split of
+  the English lessons over the default library's leads (never a lead whose title's SHA-256 is 1 modulo 3) and the
+  Hebrew ones over heq-dev's train split, each answered question with its twin that the passage does not answer,
+  and the questions beside the seifim of the Shulchan Arukh (data/seif-questions/), each with its seif, the
+  neighbouring seif its twin (never a seif the lay test split was written from). Their test part, over leads of the
+  unseen third, is the figure "wiki-lessons/test" below."""
 DECISION = """
 - Decision: decision.json, a logistic model over each look's signals, decides answer or decline
   (checks/decision.py; `flask --app app train-decision`), its card beside it."""
@@ -179,4 +186,5 @@ def write_card(out: Path, card: dict) -> None:
         positives=card["positives"], questions=card["questions"], figures=held, threshold=card["threshold"],
         threshold_source=card["threshold_source"], caveat=f"\n- Caveat: {card['caveat']}" if card.get("caveat") else "",
         same=card.get("same_paragraph_negatives", 2), mined=MINED if card.get("mined") else "",
+        written=WRITTEN.format(written_pairs=card["written_pairs"]) if card.get("written_pairs") else "",
         decision=DECISION if (out / "decision.json").exists() else ""))

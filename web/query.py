@@ -33,6 +33,10 @@ def index():
     return current_app.send_static_file("index.html")
 
 
+REPAIR = ("this library was built before builds kept its passages' sentence vectors: they are computed in the "
+          "background, and questions are slower until they are (`flask --app app warm` does it at once)")
+
+
 @bp.get("/api/health")
 def health():
     """200 with what is live once loaded; 503 while loading or after a failed load."""
@@ -52,7 +56,8 @@ def health():
             library["reembed"] = {"state": pending["state"]} if limited else pending
         warmer = live.ingestor.warmer if live.ingestor is not None else None
         if not limited and warmer is not None:
-            library["sentences"] = {"state": warmer.state, "warmed": warmer.warmed}  # search/sentence_vectors.py
+            library["sentences"] = {"state": warmer.state, "warmed": warmer.warmed,  # search/sentence_vectors.py
+                                    **({"note": REPAIR} if warmer.state == "repairing" else {})}
         signed_out = shared() and who is None  # to History and the store None is anyone: it would tell of all
         religious_law = live.store is not None and not signed_out and live.store.holds_works(WORK_TITLES, who)
         built_in = live.store is not None and not signed_out and live.store.holds_built_in(who)

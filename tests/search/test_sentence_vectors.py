@@ -66,12 +66,13 @@ def test_what_is_computed_is_kept_once_and_read_back_the_same(backend):  # noqa:
     assert kept.table.count() == before + 2  # a claim is looked up, never kept
 
 
-def test_warming_walks_the_library_once_and_again_after_a_job(tmp_path):
+def test_the_background_pass_repairs_a_library_built_cold_and_a_job_warms_its_own(tmp_path):
     embedder = CountingEmbedder()
-    library = Backend("embedded", tmp_path / "lib").build(CORPUS, embedder)
+    library = Backend("embedded", tmp_path / "lib").build(CORPUS, embedder)  # built cold, as before builds warmed
     ingestor = Ingestor(library, warmer=Warmer(library, forms))
     embedder.texts = []
-    assert ingestor.warmer.state == "warming"
+    assert ingestor.warmer.state == "checking"  # a pass is owed: it has found nothing cold yet
+    assert ingestor.warmer.step() > 0 and ingestor.warmer.state == "repairing"
     while ingestor.warmer.step():
         pass
     assert ingestor.warmer.state == "warm"
@@ -79,13 +80,29 @@ def test_warming_walks_the_library_once_and_again_after_a_job(tmp_path):
     assert warmed > 0 and ingestor.warmer.warmed == library.store.stats()["chunks"]
     assert ingestor.warmer.step() == 0 and len(embedder.texts) == warmed  # nothing owed until the library changes
 
-    ingestor.submit_file(BOOK.encode(), "kettles.txt", {})
-    ingestor.run_pending()
-    assert ingestor.warmer.state == "warming"  # the library's generation moved
     embedder.texts = []
+    job = ingestor.submit_file(BOOK.encode(), "kettles.txt", {})
+    ingestor.run_pending()
+    assert library.store.job(job.id).status == "done"
+    assert any("ettle" in t for t in embedder.texts)  # the job warmed its own passages' sentences
+    embedder.texts = []
+    assert ingestor.warmer.state == "checking"  # the library's generation moved: the pass walks it again ...
     while ingestor.warmer.step():
         pass
-    assert embedder.texts and all("ettle" in t for t in embedder.texts)  # only the new book's sentences
+    assert ingestor.warmer.state == "warm" and embedder.texts == []  # ... and finds nothing cold
+    assert ask(library, embedder, "Where were copper kettles made in 1790?").answer.citations
+    assert embedder.texts == []  # the upload's first question embeds only itself
+
+
+def test_a_library_warmed_when_built_answers_its_first_question_embedding_only_itself(backend):  # noqa: F811
+    embedder = CountingEmbedder()
+    library = backend.build(CORPUS, embedder)
+    warmer = Warmer(library, forms)
+    assert warmer.warm_library() == library.store.stats()["chunks"]  # the build's last step
+    embedder.texts = []
+    answer = ask(library, embedder).answer
+    assert not answer.declined and answer.citations and embedder.texts == []
+    assert warmer.state == "warm" and warmer.step() == 0  # the background pass owes nothing
 
 
 def test_vectors_are_kept_per_model_and_survive_a_reopen(tmp_path):

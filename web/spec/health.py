@@ -50,7 +50,16 @@ SCHEMAS = {
                                                   "points); searches use the old vectors until all are done. "
                                                   "Others than admins of a shared server see only the state.",
                                    "properties": {"state": {"enum": ["pending", "running"]}, "passages": COUNT,
-                                                  "done": COUNT, "reason": TEXT}}},
+                                                  "done": COUNT, "reason": TEXT}},
+                               "sentences": {
+                                   "type": "object", "required": ["state", "warmed"],
+                                   "description": "The passages' sentence vectors, kept with the library: a build "
+                                                  "and every job compute them before they are done, so the "
+                                                  "worker's background pass only repairs a library built before "
+                                                  "that (state repairing, with a note), after checking (a walk "
+                                                  "that finds nothing cold).",
+                                   "properties": {"state": {"enum": ["warm", "checking", "repairing"]},
+                                                  "warmed": COUNT, "note": TEXT}}},
             },
             "classifier": {"type": "object", "properties": {"path": TEXT, "encoder": NULLABLE_TEXT}},
             "embedder": TEXT,

@@ -22,7 +22,7 @@ DOC_ID = path_param("doc_id", {"type": "string", "minLength": 1}, 'The document\
 JOB_ID = path_param("job_id", {"type": "string", "minLength": 1}, 'The job\'s "id" (from the upload\'s answer).')
 
 STATUSES = ("queued", "running", "done", "failed")
-STAGES = ("queued", "parsing", "chunking", "embedding", "indexing", "done", "unchanged", "failed")
+STAGES = ("queued", "parsing", "chunking", "embedding", "indexing", "warming", "done", "unchanged", "failed")
 
 
 def link(path: str, method: str, **parameters: str) -> dict:

@@ -29,13 +29,19 @@ def read_notebook(text: str, filename: str) -> Parsed:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise RejectedFile(f"{name} is not valid JSON (line {exc.lineno}: {exc.msg}); {SHAPE}") from None
+    except RecursionError:  # "[[[[..." thousands deep: no notebook nests so
+        raise RejectedFile(f"{name} nests its JSON too deeply to be a notebook; {SHAPE}") from None
     if not isinstance(data, dict) or not isinstance(data.get("cells"), list) or data.get("nbformat") != 4:
         raise RejectedFile(f"{name} is not a notebook this server reads; {SHAPE} (save it with Jupyter 4 or later)")
     if len(data["cells"]) > MAX_CELLS:
         raise RejectedFile(f"{name} has {len(data['cells']):,} cells; a notebook may have at most {MAX_CELLS:,}")
     metadata = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}
     kernel = metadata.get("kernelspec") if isinstance(metadata.get("kernelspec"), dict) else {}
-    language = str(kernel.get("language") or (metadata.get("language_info") or {}).get("name") or "")
+    info = metadata.get("language_info") if isinstance(metadata.get("language_info"), dict) else {}
+    language = kernel.get("language") or info.get("name") or ""
+    if not isinstance(language, str):
+        raise RejectedFile(f"{name}'s metadata names its language as {type(language).__name__}, not text; "
+                           f"{SHAPE}, its kernel's language a name such as \"python\"")
     blocks = []
     for cell in data["cells"]:
         if not isinstance(cell, dict):

@@ -20,16 +20,13 @@ def read_table(text: str, fmt: str, filename: str) -> Parsed:
     """A CSV or TSV file: one unit per row, its cells named by the header."""
     name = display_name(filename)
     csv.field_size_limit(1 << 24)
-    try:
-        rows = [row for row in csv.reader(io.StringIO(text), delimiter=DELIMITERS[fmt]) if any(c.strip() for c in row)]
-    except csv.Error as exc:
-        raise RejectedFile(f"{name} is not a readable {fmt.upper()} table ({exc}); save it as {fmt.upper()} again") from None
+    rows = _rows(text, fmt, name)
     if len(rows) < 2:
         raise RejectedFile(f"{name} needs a header row and at least one row of values")
     header = [h.strip() or f"column {n}" for n, h in enumerate(rows[0], 1)]
-    if len(header) > MAX_COLUMNS or len(rows) - 1 > MAX_ROWS:
-        raise RejectedFile(f"{name} has {len(rows) - 1:,} rows of {len(header)} columns; a table may have at most "
-                           f"{MAX_ROWS:,} rows and {MAX_COLUMNS} columns, so split it")
+    if len(header) > MAX_COLUMNS:
+        raise RejectedFile(f"{name} has {len(header)} columns; a table may have at most {MAX_COLUMNS} columns, so "
+                           "split it")
     parts, units, offset, long = [], [], 0, 0
     for number, row in enumerate(rows[1:], 1):
         long += len(row) > len(header)
@@ -43,3 +40,20 @@ def read_table(text: str, fmt: str, filename: str) -> Parsed:
         offset += len(body)
     warnings = [f"{long} row(s) have more cells than the header names; the extra cells were left out"] if long else []
     return Parsed("\n\n".join(parts), fmt, units=units, warnings=warnings)
+
+
+def _rows(text: str, fmt: str, name: str) -> list[list[str]]:
+    """The table's non-empty rows, the header first; refused as soon as it has more than MAX_ROWS rows of values,
+    before the rest is read (a 10 MB file of short rows would otherwise be held whole as lists)."""
+    rows = []
+    try:
+        for row in csv.reader(io.StringIO(text), delimiter=DELIMITERS[fmt]):
+            if not any(c.strip() for c in row):
+                continue
+            if len(rows) > MAX_ROWS:
+                raise RejectedFile(f"{name} has more than {MAX_ROWS:,} rows; a table may have at most {MAX_ROWS:,} "
+                                   "rows, so split it")
+            rows.append(row)
+    except csv.Error as exc:
+        raise RejectedFile(f"{name} is not a readable {fmt.upper()} table ({exc}); save it as {fmt.upper()} again") from None
+    return rows

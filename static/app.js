@@ -56,6 +56,11 @@ async function checkHealth() {
   try {
     const response = await fetch("/api/health");
     const data = await response.json();
+    if (data.status === "ok" && data.signed_in === false) {  // a shared server says no more until one signs in
+      healthLine.textContent = t("health.ready");
+      healthLine.className = "health ok";
+      return;
+    }
     if (data.status === "ok") {
       const size = data.library.chunks === undefined ? null : count(data.library.chunks, "passages");
       const rerank = data.reranker ? t("health.reranked_by", { reranker: data.reranker }) : t("health.no_rerank");

@@ -46,9 +46,11 @@ def health():
         state = live.library.health() if live.library is not None else None  # PostgreSQL: reachable, its version
         if state is not None and state["status"] != "ok":
             return {"status": "error", "error": "the library's database cannot be reached", "database": state}, 503
+        who = reader()
+        if shared() and who is None:  # signed out: whether it is ready, and nothing of what runs it
+            return {"status": "ok", "access": "shared", "signed_in": False}
         described = live.pipeline.describe()
         library = {**described["library"], **live.info.get("library", {}), **(live.store.stats() if live.store else {})}
-        who = reader()
         limited = shared() and not (who and who.may(USERS))  # its size would tell of documents hidden from the asker
         if limited:
             library = {"backend": library.get("backend")}
@@ -58,9 +60,8 @@ def health():
         if not limited and warmer is not None:
             library["sentences"] = {"state": warmer.state, "warmed": warmer.warmed,  # search/sentence_vectors.py
                                     **({"note": REPAIR} if warmer.state == "repairing" else {})}
-        signed_out = shared() and who is None  # to History and the store None is anyone: it would tell of all
-        religious_law = live.store is not None and not signed_out and live.store.holds_works(WORK_TITLES, who)
-        built_in = live.store is not None and not signed_out and live.store.holds_built_in(who)
+        religious_law = live.store is not None and live.store.holds_works(WORK_TITLES, who)
+        built_in = live.store is not None and live.store.holds_built_in(who)
         return {"status": "ok", "access": "shared" if shared() else "personal", **described, **live.info,
                 "religious_law": religious_law,  # the page's words of religious law are shown only then
                 "built_in_library": built_in,  # the footer credits the default library's texts only then

@@ -77,3 +77,29 @@ def test_a_row_of_an_uploaded_table_answers_a_question_and_is_cited_by_its_name(
     found = client.post("/api/query", json={"question": "What temperature for green tea?",
                                             "filters": {"document_ids": ["tea"]}}).get_json()
     assert any("80 degrees" in p["chunk"] for p in found["passages"])
+
+
+def test_a_table_over_the_row_cap_is_refused_while_it_is_read(tmp_path, monkeypatch):
+    from ingest import table_reader
+
+    monkeypatch.setattr(table_reader, "MAX_ROWS", 5)
+    path = tmp_path / "big.csv"
+    path.write_text("name,value\n" + "".join(f"row {n},{n}\n" for n in range(1000)))
+    with pytest.raises(RejectedFile, match="more than 5 rows; a table may have at most 5 rows, so split it"):
+        parse_file(path, path.name)  # said at the sixth row: the other 994 are never held
+
+
+@pytest.mark.parametrize("text, message", [
+    ("[" * 200_000 + "]" * 200_000, "nests its JSON too deeply to be a notebook"),
+    ('{"nbformat": 4, "cells": [{"cell_type": "code", "source": "x = 1"}], "metadata": {"language_info": "python"}}',
+     None),
+    ('{"nbformat": 4, "cells": [], "metadata": {"kernelspec": {"language": 7}}}', "names its language as int"),
+])
+def test_a_malformed_notebook_fails_with_what_is_wrong_with_it(tmp_path, text, message):
+    path = tmp_path / "odd.ipynb"
+    path.write_text(text)
+    if message is None:  # a language_info that is not an object is read past: the notebook names no language
+        assert "x = 1" in parse_file(path, path.name).text
+        return
+    with pytest.raises(RejectedFile, match=message):
+        parse_file(path, path.name)

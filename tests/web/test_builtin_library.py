@@ -54,7 +54,7 @@ def test_health_says_whether_the_library_holds_a_work_of_religious_law(client):
     accounts = client.application.extensions["history"].accounts  # a user: the server is shared from now on
     admin = accounts.create("rivka", "admin", hash_password("a long enough password"))
     accounts.add_token(admin["id"], digest(token := new_token()), "test", None)
-    assert client.get("/api/health").get_json()["religious_law"] is False  # signed out: tells nothing of the library
+    assert client.get("/api/health").get_json() == {"status": "ok", "access": "shared", "signed_in": False}
     signed_in = client.get("/api/health", headers={"Authorization": f"Bearer {token}"}).get_json()
     assert signed_in["religious_law"] is True
 
@@ -94,4 +94,19 @@ def test_a_document_is_yours_when_you_uploaded_it_and_the_footer_credits_the_bui
     for headers, own in ((as_eli, True), (as_dan, False)):
         seen = {d["id"]: d["yours"] for d in client.get("/api/documents", headers=headers).get_json()["documents"]}
         assert seen[elis["document_id"]] is own
-    assert client.get("/api/health").get_json()["built_in_library"] is False  # signed out: tells nothing
+    assert "built_in_library" not in client.get("/api/health").get_json()  # signed out: tells nothing
+
+
+def test_signed_out_a_shared_servers_health_says_it_is_ready_and_nothing_else(client):
+    """No provider's model, circuit or last error, no library size, to anyone not signed in (issue 49)."""
+    from accounts.passwords import digest, hash_password, new_token
+
+    assert "providers" in client.get("/api/health").get_json()  # a personal server tells its owner everything
+    accounts = client.application.extensions["history"].accounts
+    admin = accounts.create("rivka", "admin", hash_password("a long enough password"))
+    accounts.add_token(admin["id"], digest(token := new_token()), "test", None)
+    signed_out = client.get("/api/health")
+    assert signed_out.status_code == 200
+    assert signed_out.get_json() == {"status": "ok", "access": "shared", "signed_in": False}
+    signed_in = client.get("/api/health", headers={"Authorization": f"Bearer {token}"}).get_json()
+    assert "providers" in signed_in and signed_in["library"]["chunks"] > 0 and "signed_in" not in signed_in

@@ -73,6 +73,12 @@ SCHEMAS = {
             "database": ref("DatabaseState"),
         },
     },
+    "HealthSignedOut": {
+        "type": "object", "required": ["status", "access", "signed_in"],
+        "description": "A shared server to a reader not signed in: ready, and nothing of what runs it.",
+        "properties": {"status": {"const": "ok"}, "access": {"const": "shared"}, "signed_in": {"const": False}},
+        "additionalProperties": False,
+    },
     "HealthDown": {
         "type": "object", "required": ["status"], "description": "Still loading, loading failed, or no database.",
         "properties": {"status": {"enum": ["loading", "error"]}, "error": TEXT, "database": ref("DatabaseState")},
@@ -81,7 +87,8 @@ SCHEMAS = {
 
 PATHS = {
     "/api/health": {"get": with_response(
-        operation("Whether the server is loaded, and what is live", {200: ok(ref("Health"))}, BAD_TOKEN, tags=TAGS,
+        operation("Whether the server is loaded, and what is live (signed out of a shared server: only whether it "
+                  "is ready)", {200: ok({"anyOf": [ref("Health"), ref("HealthSignedOut")]})}, BAD_TOKEN, tags=TAGS,
                   public=True),
         503, {"description": "Loading, loading failed, or the database cannot be reached.",
               "content": json_content({"anyOf": [ref("HealthDown"), ref("Error")]})})},

@@ -14,12 +14,16 @@ from pathlib import Path
 
 
 class Connections:
-    """This thread's connection to one SQLite file, opened on first use."""
+    """This thread's connection to one SQLite file, opened on first use; private: the file (and the journal files
+    SQLite makes beside it, with its mode) readable and writable by the server's user alone."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, private: bool = False):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._local = threading.local()
+        if private:
+            os.close(os.open(self.path, os.O_CREAT | os.O_RDWR, 0o600))  # made so, never readable by others
+            os.chmod(self.path, 0o600)  # and a file made before this, mended
 
     @property
     def db(self) -> sqlite3.Connection:

@@ -12,6 +12,11 @@ from contextlib import contextmanager
 from pathlib import Path
 
 
+def private_file(path: Path):
+    """path opened for writing, made with mode 600: never, even for a moment, readable by another user."""
+    return os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb")
+
+
 class LocalFiles:
     """Files under folder/uploads (waiting for a job) and folder/files (kept for re-indexing)."""
 
@@ -19,22 +24,27 @@ class LocalFiles:
         self.uploads = Path(folder) / "uploads"
         self.kept = Path(folder) / "files"
         for where in (self.uploads, self.kept):
-            where.mkdir(parents=True, exist_ok=True)
+            where.mkdir(mode=0o700, parents=True, exist_ok=True)
+            where.chmod(0o700)  # a reader's private book is the server's user's alone to read
 
     def put(self, name: str, source: Path | bytes) -> str:
-        """Store an upload (a path to copy, or its bytes) as name; returns its key."""
+        """Store an upload (a path to copy, or its bytes) as name, readable by the server's user alone; returns its
+        key."""
         stored = self.uploads / name
         if isinstance(source, bytes):
-            stored.write_bytes(source)
+            with private_file(stored) as file:
+                file.write(source)
         else:
-            shutil.copyfile(source, stored)
+            with private_file(stored) as file, open(source, "rb") as original:
+                shutil.copyfileobj(original, file)
         return str(stored)
 
     def keep(self, key: str, name: str) -> str:
-        """Keep the file at key as a document's source named name; returns the kept key."""
+        """Keep the file at key as a document's source named name (the server's user's alone); returns its key."""
         kept = self.kept / name
         if Path(key) != kept:
-            shutil.copyfile(key, kept)
+            with private_file(kept) as file, open(key, "rb") as original:
+                shutil.copyfileobj(original, file)
         return str(kept)
 
     def kept_key(self, name: str) -> str:

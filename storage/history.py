@@ -67,7 +67,7 @@ class History:
 
     def __init__(self, path: Path, use_fts: bool = True):
         self.path = Path(path)
-        self._connections = Connections(self.path)
+        self._connections = Connections(self.path, private=True)  # it holds the providers' keys and users' answers
         self.migrate()
         self.fts = use_fts and trigram_available()
         if self.fts:

@@ -220,3 +220,24 @@ def test_fetch_by_reference_never_shows_a_hidden_books_passage_or_its_neighbours
         assert (got["text"], got["before"], got["after"]) == (own[1], own[0], own[2]), got
     leaked = session_run(url, fetch("a-codex#1"), token=learner)  # a hidden chunk's id names nothing
     assert leaked.is_error and "Secret" not in leaked.content[0].text
+
+
+def test_markup_an_upload_planted_reaches_an_mcp_client_and_a_chat_client_inert(tmp_path, serve):
+    """An answer quoting an upload's <img onerror> and javascript: link is passed on as text (issue 49)."""
+    import openai
+
+    from conftest import FakeWriter
+
+    planted = 'Fleming <img src=x onerror="alert(1)"> discovered [penicillin](javascript:alert(2)) [1].'
+    app = library_app({"TESTING": True}, tmp_path / "lib", writer=FakeWriter("offline", [planted] * 4))
+    url = serve(app).url
+
+    async def work(session):
+        return payload(await session.call_tool("ask", {"question": "Who discovered penicillin?"}))
+
+    for text in (session_run(url + "/mcp", work)["answer"],
+                 openai.OpenAI(base_url=url + "/v1", api_key="unused", max_retries=0).chat.completions.create(
+                     model="evidenz", messages=[{"role": "user", "content": "Who discovered penicillin?"}]
+                 ).choices[0].message.content):
+        assert '`<img src=x onerror="alert(1)">`' in text and "javascript:" not in text
+        assert "penicillin (a script link, removed)" in text

@@ -6,6 +6,7 @@ import json
 import socket
 import threading
 import time
+import urllib.error
 import urllib.request
 
 import pytest
@@ -97,3 +98,16 @@ def test_a_streamed_answer_arrives_event_by_event(server):
     assert names[:2] == ["meta", "sources"] and names[-2:] == ["answer", "done"] and names.count("delta") >= 10
     first_delta = next(t for name, t in seen if name == "delta")
     assert first_delta < seen[-1][1] - 1.0  # the words came as they were written, not all at the end
+
+
+@pytest.mark.parametrize("path, shape", [
+    ("/v1/chat/completions", lambda body: body["error"]["code"] == 413 and body["error"]["type"] == "invalid_request_error"),
+    ("/api/query", lambda body: isinstance(body["error"], str) and "POST /api/documents" in body["error"]),
+])
+def test_a_body_over_the_apis_limit_is_refused_in_the_apis_json_shape(server, path, shape):
+    request = urllib.request.Request(f"{server}{path}", data=b"{" + b" " * 70_000 + b"}", method="POST",
+                                     headers={"Content-Type": "application/json"})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=10)
+    assert refused.value.code == 413 and refused.value.headers["Content-Type"] == "application/json"
+    assert shape(json.loads(refused.value.read()))

@@ -29,6 +29,7 @@ from web.errors import ApiError
 from web.shaping import kept, result_json
 from web.similar import question_vector
 from web.validation import LANGUAGE, MAX_QUESTION_CHARS, validate_filters
+from checks.markup import inert
 from checks.instructions import warning
 
 SNIPPET_CHARS = 300
@@ -40,7 +41,7 @@ ACTING: ContextVar[tuple] = ContextVar("evidenz_mcp_acting")
 
 def passage_summary(chunk, text_chars: int = SNIPPET_CHARS) -> dict:
     return {"id": chunk.id, "title": chunk.title, "ref": chunk.ref, "ref_he": hebrew_label(chunk.ref),
-            "snippet": chunk.text[:text_chars], "document_id": chunk.doc_id,
+            "snippet": inert(chunk.text[:text_chars]), "document_id": chunk.doc_id,
             "community": chunk.community, "era": chunk.era, "authority_weight": chunk.authority_weight}
 
 
@@ -100,9 +101,9 @@ class Tools:
             raise tool_error(f"No passage {id[:100]!r} in the library; ids come from the search tool.")
         chunks = [c for _, c in found]
         before, after = around(view, found)
-        return {**passage_summary(chunks[0], len(chunks[0].text)), "text": "\n".join(c.text for c in chunks),
-                "section_path": list(chunks[0].section_path), "before": before.text if before else None,
-                "after": after.text if after else None}
+        return {**passage_summary(chunks[0], len(chunks[0].text)), "text": inert("\n".join(c.text for c in chunks)),
+                "section_path": list(chunks[0].section_path), "before": inert(before.text) if before else None,
+                "after": inert(after.text) if after else None}
 
     def ask(self, question: str, language: str | None = None) -> dict:
         question = question.strip()
@@ -132,12 +133,13 @@ def answer_of(result) -> dict:
     """An answered question as the ask tool returns it: the text (warned of flagged claims) and its citations."""
     answer = result.answer
     passages = {n: h.chunk for n, h in enumerate(result.evidence.hits, start=1)}
-    text = "\n\n".join(t for t in (warning(answer.flagged_claims), answer.text) if t)
+    text = inert("\n\n".join(t for t in (warning(answer.flagged_claims), answer.text) if t))
     return {"answer": text, "declined": answer.declined, "generator": answer.generator,
             "flagged_claims": answer.flagged_claims,
             "citations": [{"n": c.n, "passage_id": c.passage_id, "title": c.title, "ref": c.ref,
                            "verified": c.verified, "support": c.support,
-                           "text": passages[c.n].text if c.n in passages else None} for c in answer.citations]}
+                           "text": inert(passages[c.n].text) if c.n in passages else None}
+                          for c in answer.citations]}
 
 
 def build_server(services, reader=None, history=None):

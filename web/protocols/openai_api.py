@@ -23,6 +23,7 @@ from web.services import services
 from web.shaping import logged
 from web.validation import MAX_QUESTION_CHARS, json_body
 from checks.instructions import warning
+from checks.markup import inert
 
 bp = Blueprint("openai", __name__)
 
@@ -95,7 +96,7 @@ def text_of(content) -> str:
 def citations_of(body: dict) -> list[dict]:
     """Each checked citation with its passage's title, reference and text."""
     passages = {p["n"]: p for p in body["passages"]}
-    return [{**c, "text": passages.get(c["n"], {}).get("chunk")} for c in body["citations"]]
+    return [{**c, "text": inert(passages.get(c["n"], {}).get("chunk"))} for c in body["citations"]]
 
 
 @bp.post("/v1/chat/completions")
@@ -121,7 +122,7 @@ def chat():
         "declined": answer["declined"], "answer_id": answer["id"], "query_type": answer["query_type"],
         "standalone_question": answer["standalone_question"], "generator": answer["generator"],
         "flagged_claims": answer["flagged_claims"]}}
-    text = "\n\n".join(t for t in (warning(answer["flagged_claims"]), answer["answer"]) if t)
+    text = inert("\n\n".join(t for t in (warning(answer["flagged_claims"]), answer["answer"]) if t))
     if not body.get("stream"):
         return {**head, "object": "chat.completion",
                 "choices": [{"index": 0, "message": {"role": "assistant", "content": text},

@@ -131,10 +131,11 @@ class AccountQueries:
 
     # usage counts of the limits (accounts/limits.py)
 
-    def count_use(self, key: str, window: int, amount: int = 1) -> int:
-        """Add amount to key's count in a window and return the new count (atomic across processes)."""
+    def count_use(self, key: str, window: int, amount: int = 1, since: int | None = None) -> int:
+        """Add amount to key's count in a window and return the new count (atomic across processes); key's counts
+        of windows before since (default: this one) are dropped."""
         def work(execute):
-            execute("DELETE FROM usage WHERE key = ? AND window_start < ?", (key, window))
+            execute("DELETE FROM usage WHERE key = ? AND window_start < ?", (key, window if since is None else since))
             return execute("INSERT INTO usage (key, window_start, count) VALUES (?, ?, ?) ON CONFLICT (key, window_start) "
                            "DO UPDATE SET count = usage.count + excluded.count RETURNING count",
                            (key, window, amount)).fetchone()[0]

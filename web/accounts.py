@@ -12,7 +12,7 @@ import time
 from flask import Blueprint, g, make_response, request
 
 from configuration.settings import current
-from accounts.limits import check_sign_in, check_sign_in_name
+from accounts.limits import check_sign_in, check_sign_in_name, wrong_password
 from accounts.passwords import (check_new_password, check_password, digest, hash_password, new_token,
                                 stand_in_hash)
 from accounts.roles import PROFILE_FIELDS, ROLES, TIERS, USER_NAME, USERS, UserExists, check_tiers, default_tiers
@@ -107,10 +107,14 @@ def sign_in():
     if not isinstance(name, str) or not isinstance(password, str) or len(password) > 1024:
         raise ApiError('Send "name" and "password", both text.')
     name = name.strip().lower()
-    check_sign_in_name(store, name)
+    address = request.remote_addr or ""
+    wait = check_sign_in_name(store, name, address)
+    if wait:  # the name is being guessed from many addresses: slowed, its owner never locked out
+        time.sleep(wait)
     user = store.user_named(name)
     known = user is not None and not user["disabled"]
     if not check_password(password, user["password_hash"] if known else stand_in_hash()) or not known:
+        wrong_password(store, name, address)
         raise ApiError(WRONG, 401)
     session, csrf = new_token("s_"), new_token("c_")
     store.add_session(digest(session), user["id"], csrf, time.time() + SESSION_SECONDS)

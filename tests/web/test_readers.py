@@ -250,7 +250,8 @@ def test_limits_answer_429_with_retry_after_and_hold_across_processes(tmp_path, 
     assert ask(first.test_client(), learner).status_code == 200
     assert ask(second.test_client(), learner).status_code == 200
     over = ask(first.test_client(), learner)
-    assert over.status_code == 429 and over.headers["Retry-After"] == "40"
+    # 20 s into the minute, three counted: in the next minute, 40 s in, three fade to one, and one more passes
+    assert over.status_code == 429 and over.headers["Retry-After"] == "80"
     assert "minute" in over.get_json()["error"]
 
 
@@ -282,15 +283,24 @@ def test_searching_history_tells_nothing_of_a_withheld_answer(app, roles):
     assert editors["id"] in {i["id"] for i in client.get("/api/history", headers=reviewer).get_json()["items"]}
 
 
-def test_sign_in_attempts_are_limited_per_name_from_every_address_and_cost_the_same_for_any_name(
+def test_wrong_passwords_lock_out_their_address_not_the_names_owner_and_cost_the_same_for_any_name(
         app, roles, still_clock, monkeypatch):
-    client = app.test_client()
+    import accounts.limits
 
-    def attempt(name, n):
-        return client.post("/api/session", json={"name": name, "password": "nope nope nope"},
-                           environ_base={"REMOTE_ADDR": f"198.51.100.{n}"}).status_code
+    waits = []
+    monkeypatch.setattr("web.accounts.time.sleep", waits.append)
 
-    assert [attempt("learner", n) for n in range(11)] == [401] * 10 + [429]  # ten addresses, one name
+    def attempt(name, n, password="nope nope nope"):  # each from a client of its own: no session cookie carried
+        return app.test_client().post("/api/session", json={"name": name, "password": password},
+                                      environ_base={"REMOTE_ADDR": f"198.51.100.{n}"}).status_code
+
+    # an attacker at one address: ten wrong passwords, then that address is refused for that name ...
+    assert [attempt("learner", 1) for _ in range(10)] == [401] * 10
+    assert [attempt("learner", 1), attempt("learner", 1, PASSWORD)] == [429, 429]
+    assert attempt("learner", 2, PASSWORD) == 200  # ... while the name's owner, elsewhere, signs in
+    # from many addresses, past SLOW_AFTER wrong passwords the name is slowed, never blocked
+    assert [attempt("learner", 10 + n) for n in range(accounts.limits.SLOW_AFTER - 10)] == [401] * 10
+    assert waits == [] and attempt("learner", 3, PASSWORD) == 200 and waits == [accounts.limits.SLOW_SECONDS]
     assert attempt("reviewer", 99) == 401
     checked = []
     import web.accounts
@@ -298,3 +308,20 @@ def test_sign_in_attempts_are_limited_per_name_from_every_address_and_cost_the_s
     monkeypatch.setattr(web.accounts, "check_password", lambda p, stored: checked.append(stored) or real(p, stored))
     assert attempt("nobody-by-this-name", 50) == 401 and attempt("reviewer", 51) == 401
     assert len(checked) == 2 and all(s.startswith("scrypt$") for s in checked)  # a hash is worked for either
+
+
+def test_a_burst_at_a_windows_end_is_still_counted_at_the_next_ones_start(tmp_path, monkeypatch):
+    """A fixed minute let 33 searches through in 9 s across its end; the sliding count does not (issue 49)."""
+    import accounts.limits
+
+    now = [1_800_000_000.0 + 55]  # five seconds before a minute ends
+    monkeypatch.setattr(accounts.limits, "clock", lambda: now[0])
+    app = library_app({"TESTING": True, "LIMIT_QUERIES_PER_MINUTE": 10}, tmp_path / "lib")
+    learner = make_user(app, "learner", "learner")
+    client = app.test_client()
+    assert [ask(client, learner).status_code for _ in range(10)] == [200] * 10
+    now[0] += 9  # four seconds into the next minute
+    refused = ask(client, learner)
+    assert refused.status_code == 429 and 0 < int(refused.headers["Retry-After"]) <= 60
+    now[0] += int(refused.headers["Retry-After"])
+    assert ask(client, learner).status_code == 200  # when it said one more would pass

@@ -22,7 +22,8 @@ from pathlib import Path
 import numpy as np
 
 from ingest.course import course_outline
-from ingest.parsers import MAX_TITLE_CHARS, parse_file
+from ingest.apart import parse_apart
+from ingest.parsers import MAX_TITLE_CHARS
 from ingest.records import Limits, RejectedFile, base_name, extension
 from ingest.structure import split
 from models import Chunk, DocumentInfo, Job
@@ -176,7 +177,7 @@ class Ingestor:
                 self.files.remove(key)
                 return "unchanged"
             self.store.update_job(job.id, status="running", stage="parsing")
-            parsed = parse_file(source, job.filename or source.name, self.limits)
+            parsed = parse_apart(source, job.filename or source.name, self.limits)  # on a clock, in a child
         title = job.options.get("title") or parsed.title or Path(base_name(job.filename or source.name)).stem
         title = title[:MAX_TITLE_CHARS]  # every passage repeats it
         work = job.options.get("work") or title

@@ -54,6 +54,7 @@ class Limits:
     zip_max_uncompressed: int = 200 * 2**20
     zip_max_ratio: float = 100.0
     pdf_timeout_s: float = 120.0
+    parse_timeout_s: float = 180.0  # any file's reading, in a child process (ingest/apart.py); a PDF's is within it
     pdf_memory_bytes: int = 1 * 2**30
     max_passage_chars: int = MAX_PASSAGE_CHARS  # text without spaces is cut by characters to this length
 

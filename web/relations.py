@@ -42,13 +42,26 @@ def store():
 
 
 def visible(relations, items: list[Relation], who) -> list[tuple[Relation, dict[str, bool]]]:
-    """The relations both of whose passages who sees, each with whether its passages are in the library."""
+    """The relations both of whose passages who sees, each with whether its passages are in the library. A passage
+    is its first holder's: a document uploaded later under the same work and ref does not take over its relations
+    (nor show another reader's hidden note), whoever may see the later one."""
     held = relations.holders([k for r in items for k in (r.source, r.target)])
     if who.everything:
         return [(r, {k: k in held for k in (r.source, r.target)}) for r in items]
     hidden = hidden_from(who)
-    seen = {key for key, documents in held.items() if documents - hidden}
+    seen = {key for key, documents in held.items() if first_holder(documents) not in hidden}
     return [(r, {r.source: True, r.target: True}) for r in items if r.source in seen and r.target in seen]
+
+
+def first_holder(documents: set[str]) -> str:
+    """Of the documents holding one passage key, the one that held it first (the earliest added; ties by id)."""
+    store = services().store
+
+    def added(doc_id: str) -> tuple[float, str]:
+        document = store.document(doc_id) if store is not None else None
+        return (document.created_at if document is not None else 0.0), doc_id
+
+    return min(documents, key=added)
 
 
 def found(relation_id: int, who) -> Relation:

@@ -97,6 +97,21 @@ def test_a_relation_to_a_hidden_passage_is_not_shown_nor_does_it_say_it_exists(a
     assert client.get(url, headers=heads["admin"]).status_code == 200
 
 
+def test_a_later_document_under_a_hidden_passages_ref_does_not_take_over_its_relations(app, heads):
+    """The probe of issue 49: an upload reusing a hidden passage's work and ref was shown its relations, note and all."""
+    client = app.test_client()
+    hidden = client.post("/api/relations", json=relation(PRIVATE, SEIF, notes="the admin's own note"),
+                         headers=heads["admin"]).get_json()
+    library = app.extensions["rag"].services.library
+    library.replace_documents([ruled_entry("copy", [(PRIVATE, None, None, "A copy that names the same passage.")],
+                                           tier="public")])
+    listed = client.get("/api/relations", query_string={"passage": SEIF}, headers=heads["learner"]).get_json()
+    assert PRIVATE not in {r["source"] for r in listed["relations"]}
+    assert client.get(f"/api/relations/{hidden['id']}", headers=heads["learner"]).status_code == 404
+    assert client.get(f"/api/relations/{hidden['id']}", headers=heads["admin"]).get_json()["notes"] == \
+        "the admin's own note"
+
+
 def test_an_answer_shows_each_passage_s_relation(app, heads):
     client = app.test_client()
     client.post("/api/relations", json=relation(notes="strict custom"), headers=heads["reviewer"])

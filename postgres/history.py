@@ -72,10 +72,9 @@ class PgHistory:
         for word in storable(normalise(text)).split():
             where.append("strpos(a.search_text, %s) > 0")
             args.append(word)
-        if where and hidden and reader is not None:
-            where.append("(a.user_id IS NOT DISTINCT FROM %s OR NOT EXISTS (SELECT 1 FROM "
-                         "jsonb_array_elements(a.passages) p WHERE p->>'doc_id' = ANY(%s)))")
-            args += [reader.id, sorted(hidden)]
+        if where and hidden and reader is not None:  # the reader's own answers too, as storage/history.py
+            where.append("NOT EXISTS (SELECT 1 FROM jsonb_array_elements(a.passages) p WHERE p->>'doc_id' = ANY(%s))")
+            args.append(sorted(hidden))
         for column, value in (("session_id", session_id), ("review_status", status)):
             if value is not None:
                 where.append(f"a.{column} = %s")

@@ -144,18 +144,19 @@ class History:
             session_id, status: only that session's answers, only answers with that review status.
             reader: who reads (accounts/roles.Reader): their own answers, or all for reviewers; None: all.
             limit, offset: the page (1..MAX_PAGE rows, skipping offset).
-            hidden: documents hidden from reader. Another user's answer that rests on any is withheld from reader,
-                so text never finds it (its matches and its count would tell the withheld text word by word).
+            hidden: documents hidden from reader. An answer that rests on any, the reader's own as another's, is
+                withheld from reader, so text never finds it (its matches and its count would tell the withheld text
+                word by word); the reader's own, when tiers they no longer have were searched for it.
         Returns:
             (items, total); an item has id, session_id, question, answer (its first SUMMARY_CHARS characters),
             query_type, generator, declined, review_status, created_at and feedback {"up": n, "down": n}.
         """
         check_search(text, status, limit, offset)
         where, args = self._text_filter(text)
-        if where and hidden and reader is not None:
-            where.append("(a.user_id IS ? OR NOT EXISTS (SELECT 1 FROM json_each(a.passages) p "
-                         "WHERE json_extract(p.value, '$.doc_id') IN (SELECT value FROM json_each(?))))")
-            args += [reader.id, json.dumps(sorted(hidden))]
+        if where and hidden and reader is not None:  # the reader's own answers too: access is checked as they are read
+            where.append("NOT EXISTS (SELECT 1 FROM json_each(a.passages) p "
+                         "WHERE json_extract(p.value, '$.doc_id') IN (SELECT value FROM json_each(?)))")
+            args.append(json.dumps(sorted(hidden)))
         if session_id is not None:
             where.append("a.session_id = ?")
             args.append(session_id)

@@ -7,8 +7,8 @@ corrected, by cosine (the vectors are unit length, so an inner product), and onl
 embedder: a history outlives a library rebuilt with another model. SQLite reads the reviewed answers' vectors and
 ranks them in numpy (reviewed answers are few); PostgreSQL ranks them with pgvector's inner product (`<#>`, in
 every pgvector), without an index. Who may read what is the search's rule: a reader's own answers, or every
-answer for reviewers and the owner; another user's answer that rests on a document hidden from the reader is left
-out, not shown withheld (its text is all an item is for).
+answer for reviewers and the owner; an answer that rests on a document hidden from the reader now (their own too,
+after their tiers were narrowed) is left out, not shown withheld (its text is all an item is for).
 Answers logged before vectors were kept have none and are never matched.
 Does not: embed questions (web/similar.py does), or choose the threshold (search/embedders.py, SIMILAR_THRESHOLD).
 """
@@ -27,16 +27,16 @@ COLUMNS = ("a.id, a.question, a.answer, a.corrected_text, a.review_status, coale
 FROM = f"FROM answers a LEFT JOIN users u ON u.id = a.reviewed_by WHERE a.review_status IN {REVIEWED}"
 
 # ? : the embedder's name, the answer left out, the reader whose answers alone are read (NULL: all), whether to
-# leave out other users' answers resting on hidden documents, the reader, the hidden documents as a JSON list
+# leave out answers resting on hidden documents, the hidden documents as a JSON list
 SQLITE = f"""SELECT {COLUMNS}, a.question_vector {FROM} AND a.question_model = ? AND a.question_vector IS NOT NULL
     AND a.id IS NOT ? AND (? IS NULL OR a.user_id = ?)
-    AND (NOT ? OR a.user_id IS ? OR NOT EXISTS (SELECT 1 FROM json_each(a.passages) p
+    AND (NOT ? OR NOT EXISTS (SELECT 1 FROM json_each(a.passages) p
          WHERE json_extract(p.value, '$.doc_id') IN (SELECT value FROM json_each(?))))"""
 
 POSTGRES = f"""SELECT {COLUMNS}, -(a.question_vector <#> %(vector)s) {FROM}
     AND a.question_model = %(model)s AND a.question_vector IS NOT NULL AND a.id IS DISTINCT FROM %(exclude)s
     AND (%(own)s::integer IS NULL OR a.user_id = %(own)s)
-    AND (NOT %(hide)s OR a.user_id IS NOT DISTINCT FROM %(reader)s OR NOT EXISTS (
+    AND (NOT %(hide)s OR NOT EXISTS (
          SELECT 1 FROM jsonb_array_elements(a.passages) p WHERE p->>'doc_id' = ANY(%(hidden)s)))
     AND -(a.question_vector <#> %(vector)s) >= %(threshold)s
     ORDER BY a.question_vector <#> %(vector)s, a.reviewed_at DESC LIMIT %(limit)s"""
@@ -52,18 +52,17 @@ def check_similar(vector, threshold: float, limit: int) -> np.ndarray:
 
 
 def sqlite_args(model: str, reader, hidden: frozenset[str], exclude: str | None) -> tuple:
-    """The arguments of SQLITE: another user's answer resting on a hidden document is left out when there is one."""
+    """The arguments of SQLITE: an answer resting on a hidden document is left out when there is one."""
     user = readable_by(reader)
     hide = bool(hidden) and reader is not None
-    return model, exclude, user, user, hide, getattr(reader, "id", None), json.dumps(sorted(hidden))
+    return model, exclude, user, user, hide, json.dumps(sorted(hidden))
 
 
 def postgres_args(vector: np.ndarray, model: str, threshold: float, limit: int, reader, hidden: frozenset[str],
                   exclude: str | None) -> dict:
     """The arguments of POSTGRES, as sqlite_args."""
     return {"vector": vector, "model": model, "threshold": threshold, "limit": limit, "exclude": exclude,
-            "own": readable_by(reader), "hide": bool(hidden) and reader is not None,
-            "reader": getattr(reader, "id", None), "hidden": sorted(hidden)}
+            "own": readable_by(reader), "hide": bool(hidden) and reader is not None, "hidden": sorted(hidden)}
 
 
 def blob(vector) -> bytes | None:

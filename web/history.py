@@ -43,11 +43,10 @@ def search():
         raise ApiError(f'"status" must be one of {", ".join(STATUSES)}.')
     limit = whole_number("limit", DEFAULT_PAGE, 1, MAX_PAGE)
     offset = whole_number("offset", 0, 0, MAX_OFFSET)
-    others = who.sees_all_history() and not who.everything
-    hidden = hidden_from(who) if others else frozenset()
+    hidden = hidden_from(who) if not who.everything else frozenset()  # checked as they are read: tiers change
     items, total = history().search(request.args.get("q", ""), session_id, status, limit, offset, reader=who,
                                     hidden=hidden)
-    items = withheld(items, who, hidden) if who.sees_all_history() else items
+    items = withheld(items, who, hidden)
     return {"items": items, "total": total, "limit": limit, "offset": offset}
 
 
@@ -58,15 +57,16 @@ def record(answer_id: str):
 
 
 def readable(answer_id: str, who, hidden=...) -> dict:
-    """The answer if who may read it, else a 404. Another user's answer comes without the passages of documents
-    hidden from who, and, when it rested on any, without its text (a quote of them).
+    """The answer if who may read it, else a 404. It comes without the passages of documents hidden from who now,
+    and, when it rested on any, without its text (a quote of them): another user's, and the reader's own after an
+    admin narrowed their tiers (access is checked as an answer is read, not only when it was written).
     hidden: the documents hidden from who, when the caller has them already (web/services.hidden_documents)."""
     found = history().get(answer_id, reader=who)
     if found is None:
         raise unknown_answer(answer_id)
     found["feedback"] = [{**{k: v for k, v in f.items() if k != "user_id"}, "mine": f.get("user_id") == who.id}
                          for f in found["feedback"]]  # who gave the others is not told
-    if found.get("user_id") != who.id:
+    if not who.everything:
         hidden = hidden_documents(who) if hidden is ... else hidden
         kept = [p for p in found["passages"] if hidden is not None and p.get("doc_id") not in hidden]
         keys = {k for p in kept for k in (p.get("ref"), p.get("id"))}
@@ -80,8 +80,8 @@ def readable(answer_id: str, who, hidden=...) -> dict:
 
 
 def withheld(items: list[dict], who, hidden: frozenset[str]) -> list[dict]:
-    """Summaries of other users' answers, their text withheld where it rested on passages hidden from who (the
-    documents hidden from who, read once for the page)."""
+    """Summaries of answers, their text withheld where it rested on passages hidden from who now (the documents
+    hidden from who, read once for the page)."""
     if who.everything:
         return items
     for item in items:

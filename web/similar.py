@@ -52,7 +52,7 @@ def reviewed(log, asked: dict, who, exclude: str | None = None, limit: int = SHO
     none for no reader (to History, None is anyone)."""
     if who is None or not asked:
         return []
-    hidden = hidden_from(who) if who.sees_all_history() and not who.everything else frozenset()
+    hidden = hidden_from(who) if not who.everything else frozenset()  # checked as it is read: tiers change
     model = asked["question_model"]
     return log.similar(asked["question_vector"], model, threshold(model), limit, reader=who, hidden=hidden,
                        exclude=exclude)

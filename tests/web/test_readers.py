@@ -13,6 +13,7 @@ import pytest
 from accounts.passwords import digest, hash_password, new_token
 from builders import BOOK, library_app, upload, wait_for
 from web.auth import SESSION_COOKIE
+from web.history import WITHHELD
 
 KETTLE = "How hot should the water for green tea be?"
 PASSWORD = "correct horse battery"
@@ -325,3 +326,25 @@ def test_a_burst_at_a_windows_end_is_still_counted_at_the_next_ones_start(tmp_pa
     assert refused.status_code == 429 and 0 < int(refused.headers["Retry-After"]) <= 60
     now[0] += int(refused.headers["Retry-After"])
     assert ask(client, learner).status_code == 200  # when it said one more would pass
+
+
+def test_an_answer_is_checked_as_it_is_read_so_narrowed_tiers_hide_the_readers_own_old_answers(app):
+    """Issue 49: an admin narrows a learner's tiers; the learner's old answer quoting a book of the tier taken away is
+    withheld from them in the answer, the list and its search."""
+    client, accounts = app.test_client(), app.extensions["history"].accounts
+    admin = make_user(app, "admin", "admin")
+    learner = make_user(app, "lea", "learner", ["canonical", "public", "academic"])
+    response = upload(client, "kettles.txt", BOOK.encode(), headers=admin, tier="academic")
+    assert wait_for(client, response.get_json(), headers=admin)["status"] == "done"
+    answered = ask(client, learner).get_json()
+    assert "kettles" in {p["doc_id"] for p in answered["passages"]}
+    words = [w for w in re.findall(r"[a-z]{6,}", answered["answer"].lower()) if w not in KETTLE.lower()]
+    assert client.get(f"/api/history/{answered['id']}", headers=learner).get_json()["answer"] == answered["answer"]
+
+    accounts.update(accounts.user_named("lea")["id"], tiers=["canonical", "public"])
+    record = client.get(f"/api/history/{answered['id']}", headers=learner).get_json()
+    assert record["answer"] == WITHHELD and "kettles" not in {p["doc_id"] for p in record["passages"]}
+    listed = client.get("/api/history", headers=learner).get_json()["items"]
+    assert [i["answer"] for i in listed if i["id"] == answered["id"]] == [WITHHELD]
+    for word in words[:2]:  # its words no longer find it
+        assert client.get("/api/history", query_string={"q": word}, headers=learner).get_json()["total"] == 0

@@ -1,8 +1,11 @@
 """Instructions planted in uploaded documents: a claim that tells the reader to do something (log in, visit,
 call, send, pay ...) and rests only on passages of uploaded documents is flagged in the answer.
 
-An uploaded document (one that came through /api/documents, so it has a file name) whose tier is private or
-unset vouches for nothing: anyone who could upload wrote it. A citation proves that it says the sentence, not
+An uploaded document (one that came through /api/documents, so it has a file name) vouches for nothing unless
+someone other than its uploader's kind does: its tier was set by a reviewer or admin (or the server's operator),
+or one confirmed it (POST /api/documents/<id>/vouch, recorded as metadata.vouched_by). An editor who marks an
+upload public, academic or canonical has chosen the tier, not vouched for the text, so it is flagged like any
+other; the built-in corpora vouch for themselves. A private or unset tier vouches for nothing, whoever set it. A citation proves that it says the sentence, not
 that the sentence is safe to follow. The answer keeps the claim (it is what the source says) and carries it in
 `flagged_claims`, which every answer route carries in the form its protocol allows: /api/query as the field (the
 page shows it above the answer), /v1/chat/completions and MCP ask as the field and the warning (`warning`) at the
@@ -28,8 +31,11 @@ def instructs(text: str) -> bool:
 
 
 def unvouched(document) -> bool:
-    """Whether a stored document is an upload that no tier vouches for."""
-    return document is not None and bool(document.filename) and document.tier in UNVOUCHED_TIERS
+    """Whether a stored document is an upload that no tier vouches for: its tier private or unset, or chosen by
+    its uploader and confirmed by no reviewer or admin."""
+    if document is None or not document.filename:
+        return False
+    return document.tier in UNVOUCHED_TIERS or not (document.metadata or {}).get("vouched_by")
 
 
 def untrusted_passages(hits, store) -> frozenset[int]:

@@ -98,6 +98,7 @@ def ingest(paths, questions, **metadata):
     if not files:
         raise click.UsageError(f"no files with an accepted extension ({', '.join(sorted(ALLOWED))}) in {', '.join(map(str, paths))}")
     options = {k: v for k, v in metadata.items() if v}
+    options["vouched_by"] = "operator"  # the server's operator chose what the command line adds, and its tier
     failed = 0
     for path in files:
         job = ingestor.submit_file(path, path.name, options)

@@ -81,6 +81,8 @@ class Ingestor:
                              "rebuild the corpus with `flask --app app ingest-default` or ingest-corpus")
         job_id = uuid.uuid4().hex
         options = {k: getattr(doc, k) for k in (*METADATA_FIELDS, "owner") if getattr(doc, k) is not None}
+        if (doc.metadata or {}).get("vouched_by"):  # who vouched for its tier still does
+            options["vouched_by"] = doc.metadata["vouched_by"]
         self.store.add_job(job_id, "reindex", doc_id, doc.filename, source, options)
         self._wake.set()
         return self.store.job(job_id)
@@ -200,7 +202,8 @@ class Ingestor:
             tier=job.options.get("tier"), community=job.options.get("community"),
             filename=job.filename, owner=job.options.get("owner"),
             metadata={"pages": parsed.pages, "warnings": parsed.warnings, "file_sha256": file_sha256,
-                      **({"course": course} if course else {})},
+                      **({"course": course} if course else {}),
+                      **({"vouched_by": job.options["vouched_by"]} if job.options.get("vouched_by") else {})},
         )
         old_source = existing and self.store.source_path(job.document_id)
         self.library.replace_documents([(info, parsed.text, chunks, vectors, kept)])

@@ -62,6 +62,12 @@ class PgStore(PgSql, StoreQueries):
         rows = self.db.execute(f"SELECT id, section_path, section_ref FROM chunks {where}", args)
         return [(key, path if isinstance(path, list) else json.loads(path), ref) for key, path, ref in rows]
 
+    def vouch(self, doc_id: str, by: int | None) -> bool:
+        """Record that a reviewer or admin (by; None: the operator) vouches for an upload's tier; whether it exists."""
+        return bool(self.db.execute(
+            "UPDATE documents SET metadata = coalesce(metadata, '{}'::jsonb) || jsonb_build_object('vouched_by', %s::text) "
+            "WHERE id = %s RETURNING id", (str(by) if by is not None else "operator", doc_id)))
+
     def queued_jobs(self, owner: int) -> int:
         """Jobs a user submitted that are waiting or running."""
         return self.db.execute("SELECT count(*) FROM jobs WHERE status IN ('queued', 'running') AND "

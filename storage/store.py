@@ -96,6 +96,12 @@ class Store(SqliteSql, StoreQueries):
         rows = self.db.execute(f"SELECT rowid, section_path, ref FROM chunks {where}", ids or ())
         return [(rowid, json.loads(path), ref) for rowid, path, ref in rows]
 
+    def vouch(self, doc_id: str, by: int | None) -> bool:
+        """Record that a reviewer or admin (by; None: the operator) vouches for an upload's tier; whether it exists."""
+        with Transaction(self.db) as db:
+            return db.execute("UPDATE documents SET metadata = json_set(coalesce(metadata, '{}'), '$.vouched_by', ?) "
+                              "WHERE id = ?", (by if by is not None else "operator", doc_id)).rowcount > 0
+
     def queued_jobs(self, owner: int) -> int:
         """Jobs a user submitted that are waiting or running."""
         return self.db.execute("SELECT count(*) FROM jobs WHERE status IN ('queued', 'running') AND "

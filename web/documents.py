@@ -21,7 +21,7 @@ from flask import Blueprint, request, url_for
 
 from configuration.settings import current
 from accounts.limits import check_user_upload
-from accounts.roles import DEFAULT_TIER, REINDEX, REMOVE, TIERS, UPLOAD, USERS
+from accounts.roles import DEFAULT_TIER, REINDEX, REMOVE, REVIEW, TIERS, UPLOAD, USERS
 from ingest.jobs import METADATA_FIELDS as DOCUMENT_FIELDS
 from ingest.jobs import Ingestor, document_id
 from ingest.parsers import check_upload
@@ -29,8 +29,8 @@ from ingest.records import CONTROL, display_name
 from storage.store import Store
 from web.auth import accounts, reader, require
 from web.errors import ApiError
-from web.services import services
-from web.shaping import document_json, job_json, read_only
+from web.services import hidden_from, services
+from web.shaping import built_in, document_json, job_json, read_only
 from web.validation import MAX_OFFSET, whole_number
 
 bp = Blueprint("documents", __name__)
@@ -121,6 +121,8 @@ def upload():
         raise ApiError(f'"tier" must be one of {", ".join(TIERS)} (unknown: {options["tier"][:40]!r}).')
     if who.id is not None:
         options["owner"] = who.id
+    if vouches(who):  # a reviewer's or admin's upload: its tier is theirs to vouch for (checks/instructions.py)
+        options["vouched_by"] = who.id if who.id is not None else "owner"
     wanted = options.get("document_id") or document_id(upload.filename)
     same = worker.store.same_file(hashlib.sha256(data).hexdigest(), who)
     if same is not None and (same.id != wanted or not who.owns(same.owner)):  # the same bytes: stored once
@@ -140,6 +142,25 @@ def upload():
         check_upload(data, upload.filename, worker.limits)  # a RejectedFile is a 415 (errors.py)
         job = worker.submit_file(data, upload.filename, options)
     return job_json(job), 202, {"Location": url_for("documents.job", job_id=job.id)}
+
+
+def vouches(who) -> bool:
+    """Whether who vouches for the tier of what they upload or confirm: a reviewer, an admin, a personal server's
+    owner; never an editor, who chooses a tier but is not who vouches for the text."""
+    return who.everything or who.may(REVIEW) or who.may(USERS)
+
+
+@bp.post("/api/documents/<doc_id>/vouch")
+def vouch(doc_id: str):
+    """A reviewer or admin confirms an upload's tier: its instructions are no longer flagged as unvouched."""
+    who = require(REVIEW)
+    doc = store().document(doc_id)
+    if doc is None or doc_id in hidden_from(who):
+        raise ApiError(f"No document {doc_id!r}. GET /api/documents lists those you see.", 404)
+    if built_in(doc):
+        raise ApiError(f"{doc_id!r} is the built-in library's, which vouches for itself; nothing to confirm.", 409)
+    store().vouch(doc_id, who.id)
+    return document_json(store().document(doc_id), who)
 
 
 @bp.get("/api/jobs/<job_id>")

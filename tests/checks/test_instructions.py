@@ -35,16 +35,19 @@ class Store:
         return self.documents.get(doc_id)
 
 
-def upload(doc_id, tier=None, filename="notes.txt"):
-    return DocumentInfo(doc_id, doc_id, "txt", "hash", tier=tier, filename=filename)
+def upload(doc_id, tier=None, filename="notes.txt", vouched_by=None):
+    return DocumentInfo(doc_id, doc_id, "txt", "hash", tier=tier, filename=filename,
+                        metadata={"vouched_by": vouched_by} if vouched_by else {})
 
 
-def test_only_uploads_without_a_vouching_tier_are_untrusted():
+def test_only_uploads_whose_tier_a_reviewer_vouched_for_are_trusted():
     hits = make_hits()  # fleming, everest, rome
-    store = Store(fleming=upload("fleming"), everest=upload("everest", tier="canonical"),
+    store = Store(fleming=upload("fleming"), everest=upload("everest", tier="canonical", vouched_by=3),
                   rome=upload("rome", filename=None))  # rome: built into the library, not uploaded
     assert untrusted_passages(hits, store) == {1}
-    assert untrusted_passages(hits, Store(fleming=upload("fleming", tier="private"))) == {1}
+    assert untrusted_passages(hits, Store(fleming=upload("fleming", tier="private", vouched_by=3))) == {1}
+    # an editor's own "canonical" is a choice, not a voucher (issue 49)
+    assert untrusted_passages(hits, Store(fleming=upload("fleming", tier="canonical"))) == {1}
     assert untrusted_passages(hits, None) == frozenset()
 
 

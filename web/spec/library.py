@@ -175,6 +175,12 @@ PATHS = {
                           "built from a corpus (it has no file), 429 when too many jobs wait.",
                           {202: queued("Queued.")}, (404, 409, 429), tags=TAGS, parameters=[DOC_ID]),
     },
+    "/api/documents/{doc_id}/vouch": {
+        "post": operation("A reviewer or admin confirms an upload's tier: its instructions are no longer flagged as "
+                          "resting on an unvouched upload (an editor's tier is the editor's choice, not a voucher). "
+                          "404 for a document the reviewer does not see, 409 for the built-in library's.",
+                          {200: ok(ref("Document"))}, (404, 409), tags=TAGS, parameters=[DOC_ID]),
+    },
     "/api/jobs/{job_id}": {
         "get": operation("An ingest job's stage and progress, to whoever submitted it and to admins.",
                          {200: ok(ref("Job"))}, (404, 409), tags=TAGS, parameters=[JOB_ID]),

@@ -165,6 +165,13 @@ class Loader:
         if self.services is not None and self.services.ingestor is not None and self.run_jobs:
             self.services.ingestor.start()
 
+    def stop_ingestor(self, timeout: float = 30.0) -> bool:
+        """Stop this process's ingest worker between two steps, and wait for it (a clean exit: no native thread of
+        the models left running); whether it stopped in time."""
+        if self.services is None or self.services.ingestor is None:
+            return True
+        return self.services.ingestor.stop(timeout)
+
     def load(self) -> None:
         """Load now, in this thread; a failure is kept as a message for /api/health."""
         try:

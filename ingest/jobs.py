@@ -55,6 +55,7 @@ class Ingestor:
         self._thread: threading.Thread | None = None
         self._owner_pid: int | None = None
         self._wake = threading.Event()
+        self._stopping = threading.Event()
 
     # submitting
 
@@ -111,10 +112,21 @@ class Ingestor:
         self._thread = threading.Thread(target=self._loop, name="ingest-worker", daemon=True)
         self._thread.start()
 
+    def stop(self, timeout: float = 30.0) -> bool:
+        """Stop this process's worker thread between two steps (a job, a page of warming) and wait for it, at most
+        timeout seconds: a process that exits with it still in the models aborts (a native thread left running).
+        Whether it stopped; a job cut off by the exit is queued again at the next start."""
+        self._stopping.set()
+        self._wake.set()
+        if self._thread is None or self._owner_pid != os.getpid():
+            return True
+        self._thread.join(timeout)
+        return not self._thread.is_alive()
+
     def _loop(self) -> None:
-        while not self.library.closed:  # a PostgreSQL library is closed with its pool
+        while not self.library.closed and not self._stopping.is_set():  # a PostgreSQL library closes with its pool
             try:
-                if not self.run_pending() and not (self.warmer and self.warmer.step()):
+                if not self.run_pending() and (self._stopping.is_set() or not (self.warmer and self.warmer.step())):
                     self._wake.wait(timeout=2.0)
                     self._wake.clear()
             except Exception:  # noqa: BLE001 - the worker must survive anything one job does
@@ -125,7 +137,7 @@ class Ingestor:
         returns how many jobs ran."""
         self.library.reembed()  # first, passages embedded from another form of text (search/reembed.py), once
         ran = 0
-        while (claimed := self.claim()) is not None:
+        while not self._stopping.is_set() and (claimed := self.claim()) is not None:
             self.run(*claimed)
             ran += 1
         return ran

@@ -96,4 +96,6 @@ def serve(host, port, threads, connection_limit, channel_timeout):
                f"{', model calls taking turns' if torch_threads > 1 else ''})")
     server.run()
     server.task_dispatcher.shutdown()
+    if not loader.stop_ingestor():  # the worker between two steps: a thread left in the models aborts the exit
+        click.echo("Evidenz stopped with its ingest worker still busy; a job it ran is queued again at the next start.")
     click.echo("Evidenz stopped: the requests in flight were answered.")

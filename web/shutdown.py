@@ -1,6 +1,9 @@
 """Graceful shutdown of `flask --app app serve`: on SIGTERM (or SIGINT) the server stops accepting connections,
 lets the requests and streams in flight finish, closes idle keep-alive connections, and then stops; a request
 still running after GRACE_SECONDS is cut off. A streamed answer that has begun is answered to its end.
+The ingest worker is stopped between two steps (a job, a page of warming) and waited for before the process exits
+(web/server.py), so the exit code is 0: a thread left inside the models aborted it ("terminate called without an
+active exception", 134), which process managers read as a crash.
 Does not: stop the ingest worker's job midway (a job cut off by the exit is queued again at the next start).
 """
 import logging

@@ -68,3 +68,36 @@ def test_sigterm_lets_a_streamed_answer_finish_and_refuses_new_connections():
     finally:
         if server.poll() is None:
             os.kill(server.pid, signal.SIGKILL)
+
+
+def test_a_stop_while_the_worker_warms_sentence_vectors_exits_0(tmp_path, _real_embedder):
+    """Issue 49: SIGTERM while the ingest worker's thread is inside the models aborted the exit ("terminate called
+    without an active exception", 134); the worker is now stopped between two pages and waited for."""
+    import urllib.request
+
+    from ingest import corpus
+    from models import Document
+
+    docs = [Document(f"d{n}", f"Topic {n}", " ".join(f"Sentence {k} of topic {n} says something plain."
+                                                      for k in range(12))) for n in range(150)]
+    corpus.build(docs, _real_embedder, tmp_path / "lib", 1200, 200)  # built cold: the worker repairs it
+    port = free_port()
+    env = {**os.environ, "FLASK_LIBRARY_DIR": str(tmp_path / "lib"), "FLASK_HISTORY_DB": str(tmp_path / "h.sqlite3"),
+           "FLASK_WARM_SENTENCES": "1", "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+    server = subprocess.Popen([sys.executable, "-m", "flask", "--app", "app", "serve", "--port", str(port)],
+                              cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        wait_listening(port, timeout=120)
+        deadline, state = time.monotonic() + 120, None
+        while time.monotonic() < deadline and state != "repairing":
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=10) as response:
+                state = json.loads(response.read()).get("library", {}).get("sentences", {}).get("state")
+            time.sleep(0.2)
+        assert state == "repairing"  # the worker's thread is in the models now
+        server.send_signal(signal.SIGTERM)
+        code = server.wait(timeout=60)
+        output = server.stdout.read()
+        assert code == 0 and "terminate called" not in output, output[-2000:]
+    finally:
+        if server.poll() is None:
+            os.kill(server.pid, signal.SIGKILL)

@@ -99,7 +99,8 @@ class PgLease:
 
 
 class PgLeases:
-    """Claims jobs for this process: the oldest queued one (or a given one), skipping those another worker holds."""
+    """Claims jobs for this process: the next queued one, uploaders taking turns (or a given one), skipping those
+    another worker holds."""
 
     def __init__(self, db: Database):
         self.db = db
@@ -119,8 +120,14 @@ class PgLeases:
         return store.job(claimed), PgLease(holder)
 
     def _claim(self, conn, holder, job_id):
-        row = conn.execute("SELECT id FROM jobs WHERE status = 'queued' AND (%s::text IS NULL OR id = %s) "
-                           "ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED", (job_id, job_id)).fetchone()
+        # uploaders take turns, as storage/store.py's TURNS: fewest of one's own jobs ahead or served, then the oldest
+        row = conn.execute("SELECT id FROM jobs j WHERE status = 'queued' AND (%s::text IS NULL OR id = %s) ORDER BY "
+                           "(SELECT count(*) FROM jobs q WHERE q.status = 'queued' AND q.created_at < j.created_at AND "
+                           "coalesce(q.options->>'owner', '') = coalesce(j.options->>'owner', '')) + "
+                           "(SELECT count(*) FROM jobs s WHERE s.status <> 'queued' AND s.updated_at >= (SELECT "
+                           "min(created_at) FROM jobs WHERE status = 'queued') AND coalesce(s.options->>'owner', '') = "
+                           "coalesce(j.options->>'owner', '')), created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED",
+                           (job_id, job_id)).fetchone()
         if row is None:
             return None
         holder.execute("SELECT pg_advisory_lock(%s, hashtext(%s))", (JOB_LOCK, self._key(row[0])))

@@ -30,7 +30,7 @@ class FileLeases:
         self.folder.mkdir(parents=True, exist_ok=True)
 
     def claim(self, store, job_id: str | None = None):
-        """(job, Lease) for the oldest queued job of store, or job_id; None if there is none."""
+        """(job, Lease) for the next queued job of store (uploaders taking turns), or job_id; None if none."""
         with open(self.folder / ".claim", "a") as claim_lock:
             fcntl.flock(claim_lock, fcntl.LOCK_EX)
             store.requeue_orphans(self.is_running)

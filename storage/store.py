@@ -30,6 +30,14 @@ def visible_clause(reader) -> tuple[str, list]:
             [reader.id, *tiers])
 
 
+# A queued job's turn: the jobs of its uploader queued before it, and those of its uploader served since the
+# oldest job still queued was submitted; the fewest first, then the oldest (postgres/store.py: the same)
+TURNS = ("((SELECT count(*) FROM jobs q WHERE q.status = 'queued' AND q.created_at < j.created_at AND "
+         "coalesce(json_extract(q.options, '$.owner'), '') = coalesce(json_extract(j.options, '$.owner'), '')) + "
+         "(SELECT count(*) FROM jobs s WHERE s.status <> 'queued' AND s.updated_at >= (SELECT min(created_at) FROM "
+         "jobs WHERE status = 'queued') AND coalesce(json_extract(s.options, '$.owner'), '') = "
+         "coalesce(json_extract(j.options, '$.owner'), '')))")
+
 class Store(SqliteSql, StoreQueries):
     """One SQLite database file; a connection per thread. The reads both backends share are storage/queries.py's."""
 
@@ -190,10 +198,11 @@ class Store(SqliteSql, StoreQueries):
         return _job(row) if row else None
 
     def claim_job(self, owner: int, job_id: str | None = None) -> Job | None:
-        """Mark the oldest queued job (or job_id, if queued) as running by owner and return it (atomic across processes)."""
+        """Mark the next queued job (or job_id, if queued) as running by owner and return it (atomic across
+        processes). Uploaders take turns (TURNS), so one user's large jobs do not hold another's small one."""
         with self.transaction() as db:
-            row = db.execute("SELECT id FROM jobs WHERE status = 'queued' AND (? IS NULL OR id = ?)"
-                             " ORDER BY created_at LIMIT 1", (job_id, job_id)).fetchone()
+            row = db.execute(f"SELECT id FROM jobs j WHERE status = 'queued' AND (? IS NULL OR id = ?) ORDER BY {TURNS}, "
+                             "created_at LIMIT 1", (job_id, job_id)).fetchone()
             if not row:
                 return None
             db.execute("UPDATE jobs SET status = 'running', owner = ?, updated_at = ? WHERE id = ?",

@@ -8,6 +8,7 @@ from conftest import CORPUS, FakeEmbedder
 from ingest import corpus
 from ingest.chunking import MAX_PASSAGE_CHARS
 from ingest.jobs import Ingestor
+from pg import backend  # noqa: F401 - the fixture
 
 
 class RecordingEmbedder(FakeEmbedder):
@@ -86,3 +87,18 @@ def test_each_passage_keeps_what_the_reader_knows_and_the_document_says_the_rest
     assert {(c.community, c.era, c.authority_weight, c.tier) for c in kettles} == {("Ashkenazi", None, 0.0, "public")}
     view = ingestor.library.current()  # the view searched carries them too
     assert {c.community for c in view.chunks if c.doc_id == "sa"} == {"Sephardi", "Ashkenazi"}
+
+
+def test_uploaders_take_turns_so_one_users_jobs_do_not_hold_anothers(tmp_path, backend):  # noqa: F811
+    """Issue 49: another editor's small upload waited behind one user's large jobs; now each uploader's next job
+    goes in turn, and a user's later jobs wait behind another's first."""
+    library = backend.build(CORPUS[:1], FakeEmbedder())
+    ingestor = Ingestor(library)
+    jobs = [ingestor.submit_file(f"Text {n} of {who}.".encode(), f"{who}-{n}.txt", {"owner": owner})
+            for who, owner, n in (("ada", 1, 1), ("ada", 1, 2), ("ada", 1, 3), ("ben", 2, 1))]
+    order = []
+    while (claimed := ingestor.claim()) is not None:
+        order.append(claimed[0].filename)
+        ingestor.run(*claimed)
+    assert order == ["ada-1.txt", "ben-1.txt", "ada-2.txt", "ada-3.txt"]
+    assert all(ingestor.store.job(j.id).status == "done" for j in jobs)

@@ -152,7 +152,10 @@ def figures_at(rows: list[dict], probability, threshold: float) -> dict:
 
 
 def save(card: dict, folder: Path) -> Path:
-    """decision.json in the judge's folder."""
+    """decision.json in the judge's folder; the threshold across languages of the decision it replaces is kept,
+    marked as chosen before (calibrate-across chooses it again on the new decision)."""
     path = Path(folder) / "decision.json"
+    if "across" not in card and path.exists() and (before := json.loads(path.read_text()).get("across")):
+        card["across"] = {**before, "chosen_for": "the decision before this one; run calibrate-across again"}
     path.write_text(json.dumps(card, indent=2) + "\n")
     return path

@@ -40,6 +40,15 @@ def test_a_fitted_decision_is_loaded_beside_the_judge_and_decides(tmp_path):
     assert 0.0 <= decision.probability(unsure) < decision.probability(sure) <= 1.0
 
 
+def test_a_refit_keeps_the_threshold_across_languages_marked_as_chosen_before(tmp_path):
+    first = fit(recorded())
+    first["across"] = {"threshold": 0.95, "questions": 10}
+    save(first, tmp_path)
+    save(fit(recorded()), tmp_path)  # the decision refitted, e.g. for a new judge
+    across = json.loads((tmp_path / "decision.json").read_text())["across"]
+    assert across["threshold"] == 0.95 and "calibrate-across again" in across["chosen_for"]
+
+
 def test_a_decision_fitted_on_other_signals_is_refused(tmp_path):
     save(fit(recorded()), tmp_path)
     card = json.loads((tmp_path / "decision.json").read_text())

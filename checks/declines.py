@@ -45,11 +45,18 @@ def in_other_languages(answer, question: str, language: str, texts_in) -> None:
     """A declined answer to a question in a language no text of the library is in (a Hebrew question over an
     English library) made to say so plainly, in the answer's language: the sources may be silent because of the
     language, not the subject, and the question may be asked in theirs. It cites nothing: what was found for words
-    the texts do not use is not about the question. texts_in: the library's languages, read only when needed."""
+    the texts do not use is not about the question: the nearest passages are dropped, while what the sources do say
+    that is near it (the writer's "What they do say:") stays, cited. texts_in: the library's languages, read only
+    when needed."""
     asked = detect_language(question)
     texts = texts_in() if asked else set()
-    if asked and texts and asked not in texts:
-        answer.text = f"{decline_text(language)} {no_texts_in(asked, language, sorted(texts))}"
+    if not (asked and texts and asked not in texts):
+        return
+    said = no_texts_in(asked, language, sorted(texts))
+    if found_text(language) in answer.text:
+        answer.text = f"{answer.text} {said}"
+    else:
+        answer.text = f"{decline_text(language)} {said}"
         answer.citations = []
 
 

@@ -58,9 +58,12 @@ def test_an_english_decline_says_what_it_found_and_a_decline_sends_no_one_to_a_r
             answer = turn.locator(".answer").inner_text()
             assert answer.startswith("The provided sources do not answer this question."), answer
             assert RABBI["en"] not in answer and RABBI["he"] not in answer  # a decline rules on nothing
-            said = re.search(r"The nearest passages found: (.+)", answer)
-            assert said and re.search(r"Shulchan Arukh, (Orach Chayim|Yoreh De'ah) \d+:\d+", said[1]), answer
-            assert turn.locator(".answer sup, .answer a").count() >= 1  # cited: each named passage is a link [n]
+            # the texts' language named, and the question may be asked in it (issue 47); what the sources say near
+            # the question stays cited, the nearest passages of words they do not use are not offered
+            assert "The library's texts are in Hebrew, not in English; ask the question in Hebrew" in answer, answer
+            assert "The nearest passages found" not in answer
+            if "What they do say:" in answer:
+                assert turn.locator(".answer a.cite").count() >= 1
         turn.screenshot(path=str(OUTPUT / "english-decline.png"))
 
 

@@ -132,9 +132,10 @@ def test_a_hebrew_question_over_an_english_library_says_so_and_cites_nothing(rea
         page.wait_for_selector(".health.ok", timeout=120_000)
         turn = ask(page, "מי גילה את הפניצילין?")
         answer = turn.locator(".answer").text_content()
-        if "הטקסטים בספרייה כתובים באנגלית" in answer:  # declined: the language is named, nothing cited
+        if "הטקסטים בספרייה כתובים באנגלית" in answer:  # declined: the language is named
             assert "אפשר לשאול את השאלה באנגלית" in answer
-            assert turn.locator(".answer a.cite").count() == 0
+            if "מה שהם כן אומרים" not in answer:  # nothing near the question was found: nothing is cited
+                assert turn.locator(".answer a.cite").count() == 0
         else:  # answered across languages: what it cites is the passage that answers
             assert "penicillin" in answer and turn.locator(".passage.cited", has_text="Fleming").count() == 1
         shot(page, "hebrew-over-english-he-desktop", turn.locator(".answer"))

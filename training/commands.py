@@ -66,8 +66,11 @@ def train_reranker(sets, base, out, queries, negatives, random_negatives, lr, la
               help="Also the lessons the team wrote (data/judge-lessons/, their train split).")
 @click.option("--seif-questions", default=6000, show_default=True,
               help="And this many of the questions beside the seifim, each with its seif (0: none).")
+@click.option("--start", default=None, type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="Start from this judge's trained layers and head (a judge taught more), e.g. data/models/answerability.")
+@click.option("--lr", default=5e-5, show_default=True, help="The trained layers' learning rate (the head's is 20 times it).")
 @with_appcontext
-def train_judge(sets, out, layers, trained_layers, epochs, same, mine, limit, lessons, seif_questions):
+def train_judge(sets, out, layers, trained_layers, epochs, same, mine, limit, lessons, seif_questions, start, lr):
     """Train the answerability judge on QA pairs; prints its card as JSON."""
     from training.judge_lessons import written
     from training.judge_mining import Miner
@@ -76,7 +79,8 @@ def train_judge(sets, out, layers, trained_layers, epochs, same, mine, limit, le
     extra, held = written(seif_questions, same) if lessons else ([], {})
     miner = Miner.over(current(), list(sets)) if mine else None
     click.echo(json.dumps(train(list(sets), out, layers=layers, trained_layers=trained_layers, epochs=epochs,
-                                 limit=limit, miner=miner, same=same, extra=extra, extra_held=held), indent=2))
+                                 limit=limit, miner=miner, same=same, extra=extra, extra_held=held, start=start,
+                                 lr=lr, head_lr=20 * lr), indent=2))
 
 
 @click.command("judge-figures")

@@ -88,12 +88,15 @@ def written(seif_questions: int = 0, same: int = 1, seed: int = 0) -> tuple[list
     return training, {"wiki-lessons/test": lesson_pairs(lessons, known, same, split="test")}
 
 
-def book_chunks():
-    """The Shulchan Arukh's passages as the library evaluation builds reads them (its headings and glosses apart)."""
-    from measuring.libraries import ingested_library
-    from search.embedders import E5_SA
-    from search.embedding import Embedder
+def book_chunks(path: Path = Path("../shared/data/shulchan-arukh/shulchan_arukh_he.jsonl")):
+    """The Shulchan Arukh's passages as `flask ingest` cuts them (its headings and glosses apart), read and split
+    only: a judge's pairs need their text and headings, not their vectors."""
+    from ingest.structure import split
+    from ingest.parsers import parse_file
+    from models import Chunk
 
-    library = ingested_library(Path("../shared/data/shulchan-arukh/shulchan_arukh_he.jsonl"), Embedder.load(E5_SA),
-                               Path("data/cache/eval"))
-    return library.current().chunks
+    parsed = parse_file(path, path.name)
+    title = parsed.title or path.stem
+    return [Chunk(f"sa#{n}", "sa", title, p.text, p.start, p.end, tuple(p.section_path), p.ref, p.parent_ref,
+                  p.community, p.era)
+            for n, p in enumerate(split(parsed.text, title, parsed.units, parsed.section_names))]

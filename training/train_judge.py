@@ -90,12 +90,13 @@ def encode(tokenizer, batch: list[Pair], max_length: int) -> dict:
 def train(sets: list[Path], out: Path, layers: int = 6, trained_layers: int = 2, max_length: int = 128,
           epochs: int = 2, batch_size: int = 32, lr: float = 5e-5, head_lr: float = 1e-3, seed: int = 0,
           limit: int | None = None, miner=None, same: int = 2, extra: list[Pair] = (),
-          extra_held: dict[str, list[Pair]] | None = None) -> dict:
+          extra_held: dict[str, list[Pair]] | None = None, start: Path | None = None) -> dict:
     """Train the judge on the sets' train splits (and extra pairs: the lessons the team wrote), save it to out, and
     return its card; extra_held are held-out pairs reported beside the sets' (the lessons of the unseen third).
 
     The frozen lower layers' states of every training pair are computed once and kept (fp16), so each epoch
-    runs only the trained upper layers.
+    runs only the trained upper layers. start: a judge folder of the same shape whose trained layers and head the
+    training starts from (a judge taught more, not taught again).
     """
     import torch
     from safetensors.torch import save_file
@@ -110,6 +111,11 @@ def train(sets: list[Path], out: Path, layers: int = 6, trained_layers: int = 2,
     training = training[:limit] if limit else training
     tokenizer = AutoTokenizer.from_pretrained(resolve_model(E5))
     model = build_model(E5, layers, trained_layers)
+    if start is not None:
+        from safetensors.torch import load_file
+
+        model.load_state_dict({k: v.float() for k, v in load_file(str(Path(start) / "model.safetensors")).items()},
+                              strict=False)
     started = time.perf_counter()
     batches = []
     model.eval()
@@ -152,6 +158,7 @@ def train(sets: list[Path], out: Path, layers: int = 6, trained_layers: int = 2,
         "threshold_source": "untuned; run calibrate-judge", "training_sets": [f.name for f in sets],
         "pairs": len(training), "positives": int(positives), "questions": len({p.query_id for p in training}),
         "mined": miner is not None, "same_paragraph_negatives": same, "written_pairs": len(extra), "epochs": epochs, "lr": lr, "head_lr": head_lr, "batch_size": batch_size, "train_minutes": minutes,
+        **({"started_from": str(start)} if start is not None else {}),
         "threads": torch.get_num_threads(), "held_out": held_out,
     }
     write_card(out, card)
@@ -186,5 +193,8 @@ def write_card(out: Path, card: dict) -> None:
         positives=card["positives"], questions=card["questions"], figures=held, threshold=card["threshold"],
         threshold_source=card["threshold_source"], caveat=f"\n- Caveat: {card['caveat']}" if card.get("caveat") else "",
         same=card.get("same_paragraph_negatives", 2), mined=MINED if card.get("mined") else "",
-        written=WRITTEN.format(written_pairs=card["written_pairs"]) if card.get("written_pairs") else "",
+        written=(WRITTEN.format(written_pairs=card["written_pairs"]) if card.get("written_pairs") else "") + (
+            f"\n- Started from the judge in {card['started_from']} (its card then: the QA sets' pairs with mined "
+            f"negatives, 2 epochs) and taught {card['epochs']} more epoch(s) on these pairs, at a learning rate of "
+            f"{card['lr']:g}." if card.get("started_from") else ""),
         decision=DECISION if (out / "decision.json").exists() else ""))

@@ -1,8 +1,9 @@
 """Ingestion jobs: parse an uploaded file, chunk it along its structure, embed it, index it.
 
 Jobs live in the store, so their stage and progress survive a restart. A worker thread per process
-claims the oldest queued job (the claim is atomic across processes) and holds a lease on it while it
-runs it (a lock file, or an advisory lock in PostgreSQL: the library's `leases`); a job marked running whose
+claims the next queued job, uploaders taking turns (the claim is atomic across processes), and a second one takes
+only uploads under SMALL_JOB_BYTES, so a small upload runs beside a large one instead of behind it; each holds a
+lease on its job while it runs it (a lock file, or an advisory lock in PostgreSQL: the library's `leases`); a job marked running whose
 lease is free belonged to a killed process and is queued again at the next claim. Uploaded files live where the
 library keeps them (`library.files`: its folder, or the database). A document changes in one transaction at the end (library.replace_documents), so
 a killed ingest leaves the library as it was before that document or after it. A failed job keeps only
@@ -16,6 +17,7 @@ import logging
 import os
 import re
 import threading
+import time
 import uuid
 from pathlib import Path
 
@@ -33,6 +35,7 @@ log = logging.getLogger(__name__)
 
 EMBED_BATCH = 64
 METADATA_FIELDS = ("title", "author", "language", "work", "tier", "community")
+SMALL_JOB_BYTES = 1_000_000  # an upload of fewer bytes may run in the small lane, beside a large job
 
 
 def document_id(filename: str) -> str:
@@ -64,7 +67,8 @@ class Ingestor:
         job_id = uuid.uuid4().hex
         stored = self.files.put(f"{job_id}{extension(filename)}", source)
         doc_id = options.get("document_id") or document_id(filename)
-        self.store.add_job(job_id, "ingest", doc_id, filename, stored, options)
+        size = len(source) if isinstance(source, bytes) else Path(source).stat().st_size
+        self.store.add_job(job_id, "ingest", doc_id, filename, stored, {**options, "bytes": size})
         self._wake.set()
         return self.store.job(job_id)
 
@@ -111,6 +115,9 @@ class Ingestor:
         self._owner_pid = os.getpid()
         self._thread = threading.Thread(target=self._loop, name="ingest-worker", daemon=True)
         self._thread.start()
+        # small uploads run beside a large one: a second lane that takes only them, and warms nothing
+        self._small = threading.Thread(target=self._loop, args=(SMALL_JOB_BYTES,), name="ingest-small", daemon=True)
+        self._small.start()
 
     def stop(self, timeout: float = 30.0) -> bool:
         """Stop this process's worker thread between two steps (a job, a page of warming) and wait for it, at most
@@ -120,32 +127,37 @@ class Ingestor:
         self._wake.set()
         if self._thread is None or self._owner_pid != os.getpid():
             return True
-        self._thread.join(timeout)
-        return not self._thread.is_alive()
+        deadline = time.monotonic() + timeout
+        for thread in (self._thread, self._small):
+            thread.join(max(0.0, deadline - time.monotonic()))
+        return not (self._thread.is_alive() or self._small.is_alive())
 
-    def _loop(self) -> None:
+    def _loop(self, smaller_than: int | None = None) -> None:
+        """Run jobs until stopped (smaller_than: only uploads of fewer bytes, and no warming: the small lane)."""
+        warmer = self.warmer if smaller_than is None else None
         while not self.library.closed and not self._stopping.is_set():  # a PostgreSQL library closes with its pool
             try:
-                if not self.run_pending() and (self._stopping.is_set() or not (self.warmer and self.warmer.step())):
+                if not self.run_pending(smaller_than) and (self._stopping.is_set() or not (warmer and warmer.step())):
                     self._wake.wait(timeout=2.0)
                     self._wake.clear()
             except Exception:  # noqa: BLE001 - the worker must survive anything one job does
                 log.exception("ingest worker error")
 
-    def run_pending(self) -> int:
-        """Re-embed what needs it, requeue jobs of killed processes, then run queued jobs until none is left;
-        returns how many jobs ran."""
-        self.library.reembed()  # first, passages embedded from another form of text (search/reembed.py), once
+    def run_pending(self, smaller_than: int | None = None) -> int:
+        """Re-embed what needs it, requeue jobs of killed processes, then run queued jobs (smaller_than: only uploads
+        of fewer bytes) until none is left; returns how many jobs ran."""
+        if smaller_than is None:
+            self.library.reembed()  # first, passages embedded from another form of text (search/reembed.py), once
         ran = 0
-        while not self._stopping.is_set() and (claimed := self.claim()) is not None:
+        while not self._stopping.is_set() and (claimed := self.claim(smaller_than=smaller_than)) is not None:
             self.run(*claimed)
             ran += 1
         return ran
 
-    def claim(self, job_id: str | None = None):
-        """(job, its held lease) for the oldest queued job, or job_id; None if there is none.
-        Jobs of killed processes are queued again first."""
-        return self.leases.claim(self.store, job_id)
+    def claim(self, job_id: str | None = None, smaller_than: int | None = None):
+        """(job, its held lease) for the next queued job (smaller_than: of fewer bytes), or job_id; None if there is
+        none. Jobs of killed processes are queued again first."""
+        return self.leases.claim(self.store, job_id, smaller_than)
 
     def run(self, job: Job, lease) -> None:
         """Run one claimed job to done or failed, then release its lease."""

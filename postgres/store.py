@@ -105,12 +105,13 @@ class PgLeases:
     def __init__(self, db: Database):
         self.db = db
 
-    def claim(self, store: PgStore, job_id: str | None = None):
-        """(job, PgLease) for the oldest queued job, or job_id; None if there is none. Orphans are queued first."""
+    def claim(self, store: PgStore, job_id: str | None = None, smaller_than: int | None = None):
+        """(job, PgLease) for the next queued job (uploaders taking turns; smaller_than: of fewer bytes), or job_id;
+        None if there is none. Orphans are queued first."""
         self.db.run(self._requeue_orphans)
         holder = self.db.connect()
         try:
-            claimed = self.db.run(lambda conn: self._claim(conn, holder, job_id))
+            claimed = self.db.run(lambda conn: self._claim(conn, holder, job_id, smaller_than))
         except BaseException:
             holder.close()
             raise
@@ -119,15 +120,16 @@ class PgLeases:
             return None
         return store.job(claimed), PgLease(holder)
 
-    def _claim(self, conn, holder, job_id):
+    def _claim(self, conn, holder, job_id, smaller_than=None):
         # uploaders take turns, as storage/store.py's TURNS: fewest of one's own jobs ahead or served, then the oldest
-        row = conn.execute("SELECT id FROM jobs j WHERE status = 'queued' AND (%s::text IS NULL OR id = %s) ORDER BY "
+        row = conn.execute("SELECT id FROM jobs j WHERE status = 'queued' AND (%s::text IS NULL OR id = %s) AND "
+                           "(%s::bigint IS NULL OR coalesce((options->>'bytes')::bigint, 9000000000000000000) < %s) ORDER BY "
                            "(SELECT count(*) FROM jobs q WHERE q.status = 'queued' AND q.created_at < j.created_at AND "
                            "coalesce(q.options->>'owner', '') = coalesce(j.options->>'owner', '')) + "
                            "(SELECT count(*) FROM jobs s WHERE s.status <> 'queued' AND s.updated_at >= (SELECT "
                            "min(created_at) FROM jobs WHERE status = 'queued') AND coalesce(s.options->>'owner', '') = "
                            "coalesce(j.options->>'owner', '')), created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED",
-                           (job_id, job_id)).fetchone()
+                           (job_id, job_id, smaller_than, smaller_than)).fetchone()
         if row is None:
             return None
         holder.execute("SELECT pg_advisory_lock(%s, hashtext(%s))", (JOB_LOCK, self._key(row[0])))

@@ -29,12 +29,13 @@ class FileLeases:
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
 
-    def claim(self, store, job_id: str | None = None):
-        """(job, Lease) for the next queued job of store (uploaders taking turns), or job_id; None if none."""
+    def claim(self, store, job_id: str | None = None, smaller_than: int | None = None):
+        """(job, Lease) for the next queued job of store (uploaders taking turns; smaller_than: of fewer bytes), or
+        job_id; None if none."""
         with open(self.folder / ".claim", "a") as claim_lock:
             fcntl.flock(claim_lock, fcntl.LOCK_EX)
             store.requeue_orphans(self.is_running)
-            job = store.claim_job(os.getpid(), job_id)
+            job = store.claim_job(os.getpid(), job_id, smaller_than)
             if job is None:
                 return None
             lock = open(self.folder / f"{job.id}.lock", "a")  # released by Lease.release; held until then

@@ -197,12 +197,14 @@ class Store(SqliteSql, StoreQueries):
         row = self.db.execute("SELECT * FROM jobs WHERE id = ?", (job_id,)).fetchone()
         return _job(row) if row else None
 
-    def claim_job(self, owner: int, job_id: str | None = None) -> Job | None:
+    def claim_job(self, owner: int, job_id: str | None = None, smaller_than: int | None = None) -> Job | None:
         """Mark the next queued job (or job_id, if queued) as running by owner and return it (atomic across
-        processes). Uploaders take turns (TURNS), so one user's large jobs do not hold another's small one."""
+        processes). Uploaders take turns (TURNS), so one user's large jobs do not hold another's small one;
+        smaller_than: only an upload of fewer bytes (the small jobs' lane, ingest/jobs.py)."""
         with self.transaction() as db:
-            row = db.execute(f"SELECT id FROM jobs j WHERE status = 'queued' AND (? IS NULL OR id = ?) ORDER BY {TURNS}, "
-                             "created_at LIMIT 1", (job_id, job_id)).fetchone()
+            row = db.execute(f"SELECT id FROM jobs j WHERE status = 'queued' AND (? IS NULL OR id = ?) AND (? IS NULL OR "
+                             f"coalesce(json_extract(options, '$.bytes'), 9e18) < ?) ORDER BY {TURNS}, created_at LIMIT 1",
+                             (job_id, job_id, smaller_than, smaller_than)).fetchone()
             if not row:
                 return None
             db.execute("UPDATE jobs SET status = 'running', owner = ?, updated_at = ? WHERE id = ?",

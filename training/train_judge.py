@@ -47,7 +47,8 @@ MINED = """ For a training question, two more negatives are mined by the
   about a neighbouring subject: the offline writer's own mistakes. A squad2-train-head question written to be
   unanswerable adds its paragraph's sentence holding the plausible answer, as a negative."""
 WRITTEN = """
-- Lessons the team wrote (data/judge-lessons/, its card): {written_pairs:,} of the pairs are theirs, the train split of
+- Lessons the team wrote (data/judge-lessons/, its card): {written_pairs:,} pairs are made from them, and the pairs
+  trained on are drawn at random from those and the QA sets' together (with --limit, a sample): the train split of
   the English lessons over the default library's leads (never a lead whose title's SHA-256 is 1 modulo 3) and the
   Hebrew ones over heq-dev's train split, each answered question with its twin that the passage does not answer,
   and the questions beside the seifim of the Shulchan Arukh (data/seif-questions/), each with its seif, the

@@ -48,3 +48,27 @@ def test_the_job_behind_a_stopped_one_runs(tmp_path, slow_docx):
     ingestor.run_pending()
     assert ingestor.store.job(slow.id).status == "failed" and "0.5 s" in ingestor.store.job(slow.id).error
     assert ingestor.store.job(small.id).status == "done"
+
+
+def test_a_small_upload_finishes_in_seconds_while_a_large_one_is_read(tmp_path, slow_docx, monkeypatch):
+    """Issue 49: another editor's tiny upload waited 17 minutes behind a slow one; the small lane runs it beside."""
+    import ingest.jobs
+
+    monkeypatch.setattr(ingest.jobs, "SMALL_JOB_BYTES", 64 * 1024)  # the slow DOCX is large by this measure
+    library = corpus.build(CORPUS[:1], FakeEmbedder(), tmp_path / "lib", 1200, 200)
+    ingestor = Ingestor(library, Limits(parse_timeout_s=60))
+    slow = ingestor.submit_file(slow_docx, "slow.docx", {"owner": 1})
+    ingestor.start()
+    try:
+        deadline = time.monotonic() + 30
+        while ingestor.store.job(slow.id).status != "running" and time.monotonic() < deadline:
+            time.sleep(0.05)
+        small = ingestor.submit_file(b"Kettles boil water for tea.", "kettles.txt", {"owner": 2})
+        started = time.perf_counter()
+        while ingestor.store.job(small.id).status != "done" and time.perf_counter() - started < 30:
+            time.sleep(0.05)
+        took = time.perf_counter() - started
+        assert ingestor.store.job(small.id).status == "done" and took < 10, took
+        assert ingestor.store.job(slow.id).status == "running"  # the large one is still being read
+    finally:
+        assert ingestor.stop(90)

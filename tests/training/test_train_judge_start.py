@@ -17,13 +17,13 @@ PAIRS = [Pair("q1", "Who discovered penicillin?", "Alexander Fleming: He discove
 @pytest.mark.skipif(not (DEFAULT_FOLDER / "model.safetensors").exists(), reason="no shipped judge to start from")
 def test_a_judge_taught_more_starts_from_the_given_judge(tmp_path):
     shipped = load_file(str(DEFAULT_FOLDER / "model.safetensors"))
-    head = next(k for k in shipped if k.startswith("head."))
+    head = max((k for k in shipped if k.startswith("head.")), key=lambda k: shipped[k].numel())  # a weight matrix
     card = train([], tmp_path / "more", epochs=1, extra=PAIRS, start=DEFAULT_FOLDER, lr=1e-9, head_lr=1e-9)
     taught = load_file(str(tmp_path / "more" / "model.safetensors"))
     assert card["started_from"] == str(DEFAULT_FOLDER) and card["written_pairs"] == len(PAIRS)
     assert (taught[head].float() - shipped[head].float()).abs().max() < 1e-3  # the shipped head, barely moved
     fresh = load_file(str(train([], tmp_path / "fresh", epochs=1, extra=PAIRS, lr=1e-9, head_lr=1e-9) and
                           tmp_path / "fresh" / "model.safetensors"))
-    assert (fresh[head].float() - shipped[head].float()).abs().max() > 1e-2  # a head of its own otherwise
+    assert (fresh[head].float() - shipped[head].float()).abs().max() > 0.05  # a head of its own otherwise
     assert "Started from the judge in" in (tmp_path / "more" / "README.md").read_text()
     assert json.loads((tmp_path / "more" / "judge.json").read_text())["started_from"] == str(DEFAULT_FOLDER)

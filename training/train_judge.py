@@ -195,7 +195,6 @@ def write_card(out: Path, card: dict) -> None:
         threshold_source=card["threshold_source"], caveat=f"\n- Caveat: {card['caveat']}" if card.get("caveat") else "",
         same=card.get("same_paragraph_negatives", 2), mined=MINED if card.get("mined") else "",
         written=(WRITTEN.format(written_pairs=card["written_pairs"]) if card.get("written_pairs") else "") + (
-            f"\n- Started from the judge in {card['started_from']} (its card then: the QA sets' pairs with mined "
-            f"negatives, 2 epochs) and taught {card['epochs']} more epoch(s) on these pairs, at a learning rate of "
-            f"{card['lr']:g}." if card.get("started_from") else ""),
+            f"\n- Started from {card['started_from']} and taught {card['epochs']} more epoch(s) on these pairs, at a "
+            f"learning rate of {card['lr']:g}." if card.get("started_from") else ""),
         decision=DECISION if (out / "decision.json").exists() else ""))

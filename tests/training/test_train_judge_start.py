@@ -25,5 +25,5 @@ def test_a_judge_taught_more_starts_from_the_given_judge(tmp_path):
     fresh = load_file(str(train([], tmp_path / "fresh", epochs=1, extra=PAIRS, lr=1e-9, head_lr=1e-9) and
                           tmp_path / "fresh" / "model.safetensors"))
     assert (fresh[head].float() - shipped[head].float()).abs().max() > 0.05  # a head of its own otherwise
-    assert "Started from the judge in" in (tmp_path / "more" / "README.md").read_text()
+    assert f"Started from {DEFAULT_FOLDER} and taught 1 more epoch" in (tmp_path / "more" / "README.md").read_text()
     assert json.loads((tmp_path / "more" / "judge.json").read_text())["started_from"] == str(DEFAULT_FOLDER)

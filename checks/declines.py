@@ -47,11 +47,12 @@ def in_other_languages(answer, question: str, language: str, texts_in) -> None:
     language, not the subject, and the question may be asked in theirs. It cites nothing: what was found for words
     the texts do not use is not about the question: the nearest passages are dropped, while what the sources do say
     that is near it (the writer's "What they do say:") stays, cited. texts_in: the library's languages, read only
-    when needed."""
+    when needed (search/catalog.Languages; its askable(): those the questions beside its passages add, a language
+    the library answers in though no text is written in it)."""
     asked = detect_language(question)
     texts = texts_in() if asked else set()
-    if not (asked and texts and asked not in texts):
-        return
+    if not (asked and texts and asked not in texts) or asked in getattr(texts_in, "askable", set)():
+        return  # asked in a language of its texts, or of the questions kept beside them (searched as well)
     said = no_texts_in(asked, language, sorted(texts))
     if found_text(language) in answer.text:
         answer.text = f"{answer.text} {said}"

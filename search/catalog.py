@@ -98,14 +98,22 @@ def find_works(works: list[dict], name: str) -> list[dict]:
 
 
 class Languages:
-    """The languages a library's texts are written in (the store's languages()), read again only when it changed."""
+    """The languages a library's texts are written in (the store's languages()), and those it may be asked in (its
+    texts' and those of the questions kept beside its passages), read again only when it changed."""
 
     def __init__(self, store):
         self.store = store
-        self.read: tuple[int | None, set[str]] = (None, set())  # (the library's generation, its languages)
+        self.read: tuple[int | None, set[str], set[str]] = (None, set(), set())  # generation, texts', askable
 
-    def __call__(self) -> set[str]:
+    def _current(self) -> tuple[int | None, set[str], set[str]]:
         generation = self.store.generation()
         if self.read[0] != generation:
-            self.read = (generation, self.store.languages())
-        return self.read[1]
+            texts = self.store.languages()
+            self.read = (generation, texts, texts | self.store.asked_languages())
+        return self.read
+
+    def __call__(self) -> set[str]:
+        return self._current()[1]
+
+    def askable(self) -> set[str]:
+        return self._current()[2]

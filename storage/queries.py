@@ -97,6 +97,11 @@ class StoreQueries:
         unknown = self._rows("SELECT title FROM documents WHERE language IS NULL AND title IS NOT NULL LIMIT 1000")
         return known | {found for found in (detect_language(title) for title, in unknown) if found}
 
+    def asked_languages(self) -> set[str]:
+        """The languages of the questions kept beside the library's passages (search/asked.py): a library may be
+        asked in them though its texts are in another (the Shulchan Arukh's English questions)."""
+        return {r[0] for r in self._rows("SELECT DISTINCT language FROM asked")}
+
     def holds_built_in(self, reader=None) -> bool:
         """Whether reader sees a document of the built-in library (made by a corpus build: the default library's
         Wikipedia leads), not an upload."""

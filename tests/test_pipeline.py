@@ -142,3 +142,25 @@ def test_a_decline_to_a_question_in_a_language_the_library_has_no_texts_in_says_
     assert hebrew.answer.citations == []  # what words of another language found is not about the question
     english = pipeline.ask("Who discovered penicillin?")
     assert english.answer.declined and "texts are in" not in english.answer.text
+
+
+def test_a_library_asked_in_a_language_beside_its_texts_keeps_its_decline_as_it_was():
+    """Questions kept beside the passages in English (the Shulchan Arukh's) make English a language the library is
+    asked in: its decline names the nearest seifim, cited, and says nothing of languages (issue 36 over issue 47)."""
+    from checks.declines import in_other_languages
+    from models import Answer, Citation
+
+    class Hebrew:
+        def __call__(self):
+            return {"he"}
+
+        def askable(self):
+            return {"he", "en"}
+
+    declined = Answer("The provided sources do not answer this question. The nearest passages found: X [1].",
+                      [Citation(1, "sa#1", "Shulchan Arukh")], declined=True)
+    in_other_languages(declined, "How many candles are lit on the first night?", "en", Hebrew())
+    assert declined.text.endswith("X [1].") and declined.citations
+    Hebrew.askable = Hebrew.__call__  # the same library without its English questions
+    in_other_languages(declined, "How many candles are lit on the first night?", "en", Hebrew())
+    assert "The library's texts are in Hebrew, not in English" in declined.text and declined.citations == []

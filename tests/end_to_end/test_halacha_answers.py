@@ -9,6 +9,7 @@ import pytest
 
 from app import create_app
 from builders import SHARED_SA, halacha_pipeline
+from checks.declines import found_text
 from checks.verify import split_claims
 from question.halacha import rabbi_line, rules
 
@@ -43,5 +44,6 @@ def test_every_halachic_answer_teaches_the_sources_and_sends_practice_to_a_rabbi
 
 
 def quote_of(sentence: str) -> str:
-    """A sentence of the offline writer as its passage has it: without the final stop the citation moved."""
-    return " ".join(sentence.split()).rstrip(".:")
+    """A sentence of the offline writer as its passage has it: without the final stop the citation moved, and
+    without the decline's lead-in to what the sources do say ("מה שהם כן אומרים:"), which is Evidenz's own."""
+    return " ".join(sentence.split()).removeprefix(found_text("he")).strip().rstrip(".:")

@@ -7,6 +7,7 @@ decision.py      answer or decline, from all a look's signals
 agreement.py     whether a sentence agrees with the question's subject and slot
 sentences.py     the passages' sentences as they are read and checked, and what a question names
 instructions.py  instructions planted in uploads: claims that tell the reader to act, resting only on them
+markup.py        markup planted in uploads made inert where an answer leaves the page (/v1, MCP)
 arithmetic.py    an answer's arithmetic lines checked, and the numbers a text states
 splitting.py     the sentence splitter (Punkt)
 declines.py      the fixed sentences of a decline in each language, and how a passage is named

@@ -18,5 +18,6 @@ commands.py        flask --app app ingest-default | ingest-corpus | ingest [--qu
 questions.py       questions written beside a book's passages: read, embedded and kept with the documents they fit
 relation_import.py flask --app app relations import | list: relations between passages from JSONL
 course.py          course scripts: the course's title, link and instructor, each lesson's number, title and link
-warming.py         the worker's pass that keeps each passage's sentence vectors, between jobs
+warming.py         each passage's sentence vectors, kept at a build and by each job; the worker's repair between jobs
+apart.py           every upload read on a clock in a spawned child (a file under 64 KB in the worker)
 """

@@ -75,6 +75,8 @@ def gloss_end(text: str, start: int) -> int:
     """Where a gloss opened before start ends: after the colon the ruling's words resume at (not its source's
     brackets, nor another gloss), else at the end of the seif."""
     for colon in re.finditer(":", text[start:]):
+        if not re.search(r"[\u05D0-\u05EA]", text[start:start + colon.start()]):
+            continue  # "הגה:" itself: the gloss has not begun
         after = text[start + colon.end():].lstrip()
         if after and after[0] not in "[(" and not GLOSS.match(after):
             return start + colon.end()

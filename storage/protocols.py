@@ -62,6 +62,15 @@ class Store(Protocol):
     def languages(self) -> set[str]:
         """The languages the library's documents are written in: as recorded, else as their titles' letters say."""
 
+    def asked_languages(self) -> set[str]:
+        """The languages of the questions kept beside the library's passages."""
+
+    def holds_built_in(self, reader=None) -> bool:
+        """Whether reader sees a document of the built-in library."""
+
+    def vouch(self, doc_id: str, by: int | None) -> bool:
+        """Record that a reviewer or admin vouches for an upload's tier; whether the document exists."""
+
     def same_file(self, file_sha256: str, reader=None) -> DocumentInfo | None:
         """The document reader sees that was made from a file with these bytes (metadata.file_sha256), if any."""
 
@@ -129,7 +138,7 @@ class Accounts(Protocol):
     def count(self) -> int:
         ...
 
-    def count_use(self, key: str, window: int, amount: int = 1) -> int:
+    def count_use(self, key: str, window: int, amount: int = 1, since: int | None = None) -> int:
         """Add amount to key's count in a window and return the new count (atomic across processes)."""
 
     def create(self, name: str, role: str, password_hash: str | None, tiers=None) -> dict:

@@ -88,6 +88,18 @@ def ready_page(browser, server, locale="en-US", height=800):
         page.context.close()
 
 
+@contextmanager
+def loaded_page(browser, server, locale="en-US"):
+    """open_page on an app whose real models load as it starts (slower than the fakes), once it is ready; its
+    context is closed after."""
+    page = open_page(browser, server, locale)
+    try:
+        page.wait_for_selector(".health.ok", timeout=120_000)
+        yield page
+    finally:
+        page.context.close()
+
+
 def sign_in(browser, server, name, locale="en-US"):
     """A page of its own (its own cookies), signed in as name with PASSWORD, the chat shown and the server ready."""
     from playwright.sync_api import expect

@@ -10,8 +10,8 @@ from playwright.sync_api import expect
 
 from accounts.passwords import hash_password
 from app import create_app
-from browser import (PASSWORD, PHONE, ask, checked_pipeline, open_page, reviewer_view, require_chromium, shot,
-                     sign_in)
+from browser import (PASSWORD, PHONE, ask, checked_pipeline, loaded_page, open_page, reviewer_view,
+                     require_chromium, shot, sign_in)
 from builders import library_app, upload, wait_for
 from conftest import CORPUS, FakeEmbedder, FakeWriter
 from models import Document
@@ -172,14 +172,9 @@ def test_the_shulchan_arukh_reads_in_hebrew_on_the_hebrew_page(browser, serve):
 
 
 def test_the_default_librarys_footer_credits_wikipedia(real_app, browser, serve):
-    server = serve(real_app)
-    page = open_page(browser, server)
-    try:
-        page.wait_for_selector(".health.ok", timeout=120_000)
+    with loaded_page(browser, serve(real_app)) as page:
         expect(page.locator("#footer-library")).to_be_visible()
         expect(page.locator("#footer-library")).to_contain_text("Wikipedia")
-    finally:
-        page.context.close()
 
 
 SEIFIM = [  # Shulchan Arukh, Orach Chayim 672:2 (its ruling resumes after a gloss) and 426:3 (a gloss in parentheses)

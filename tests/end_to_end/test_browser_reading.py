@@ -7,7 +7,7 @@ from dataclasses import replace
 from playwright.sync_api import expect
 
 from app import create_app
-from browser import PHONE, ask, checked_pipeline, open_page, require_chromium, shot
+from browser import PHONE, ask, checked_pipeline, loaded_page, open_page, require_chromium, shot
 from conftest import CORPUS, FakeWriter, WIKI_SAMPLE
 from models import Document
 
@@ -73,10 +73,7 @@ def test_each_claim_marks_its_own_sentence_alone_in_both_languages_and_widths(br
 
 
 def test_an_answer_from_one_passage_keeps_its_reading_order(real_app, browser, serve):
-    server = serve(real_app)
-    page = open_page(browser, server)
-    try:
-        page.wait_for_selector(".health.ok", timeout=120_000)
+    with loaded_page(browser, serve(real_app)) as page:
         turn = ask(page, "Who was Alexander Fleming?")
         answer = turn.locator(".answer").text_content()
         fleming = WIKI_SAMPLE[0].text
@@ -85,8 +82,6 @@ def test_an_answer_from_one_passage_keeps_its_reading_order(real_app, browser, s
         assert said, answer  # the answer quotes the passage
         assert sorted(said, key=answer.index) == sorted(said, key=fleming.index)  # in the passage's order
         shot(page, "reading-order-en-desktop", turn)
-    finally:
-        page.context.close()
 
 
 def test_the_language_switch_words_the_page_again_and_keeps_the_conversation(browser, serve):
@@ -126,10 +121,7 @@ def test_the_language_switch_words_the_page_again_and_keeps_the_conversation(bro
 
 
 def test_a_hebrew_question_over_an_english_library_says_so_and_cites_nothing(real_app, browser, serve):
-    server = serve(real_app)
-    page = open_page(browser, server, "he-IL")
-    try:
-        page.wait_for_selector(".health.ok", timeout=120_000)
+    with loaded_page(browser, serve(real_app), "he-IL") as page:
         turn = ask(page, "מי גילה את הפניצילין?")
         answer = turn.locator(".answer").text_content()
         if "הטקסטים בספרייה כתובים באנגלית" in answer:  # declined: the language is named
@@ -141,8 +133,6 @@ def test_a_hebrew_question_over_an_english_library_says_so_and_cites_nothing(rea
         shot(page, "hebrew-over-english-he-desktop", turn.locator(".answer"))
         page.set_viewport_size(PHONE)
         shot(page, "hebrew-over-english-he-phone", turn.locator(".answer"))
-    finally:
-        page.context.close()
 
 
 def test_a_marker_in_mixed_direction_text_sits_on_its_own_sentence(browser, serve):
@@ -178,12 +168,7 @@ def test_a_marker_in_mixed_direction_text_sits_on_its_own_sentence(browser, serv
 
 
 def test_a_measure_a_rule_sets_is_labelled_a_lookup_not_a_calculation(real_app, browser, serve):
-    server = serve(real_app)
-    page = open_page(browser, server)
-    try:
-        page.wait_for_selector(".health.ok", timeout=120_000)
+    with loaded_page(browser, serve(real_app)) as page:
         turn = ask(page, "How much matzah must one eat at the Seder?")
         assert turn.locator(".query-type").text_content() == "Factual lookup"
         shot(page, "matzah-label-en-desktop", turn.locator(".meta"))
-    finally:
-        page.context.close()

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from search.asked import Asked, AskedScores
-from search.view import Candidates, Scope, asked_best
+from search.view import Candidates, Scope, asked_best, scope_mask
 
 FRESH = 5.0  # seconds a server searches with the questions it read before looking at the generation again
 
@@ -64,15 +64,9 @@ class PgAsked:
 
 def allowed(asked: Asked, owners: Owners, scope: Scope) -> np.ndarray | None:
     """The positions scope lets a search reach, as a mask (None: all)."""
-    if not scope:
+    ok = scope_mask(scope, owners.documents, owners.keys)
+    if ok is None:
         return None
-    ok = np.ones(len(owners.keys), dtype=bool)
-    if scope.documents is not None:
-        ok &= np.isin(owners.documents, list(scope.documents))
-    if scope.excluded:
-        ok &= ~np.isin(owners.documents, list(scope.excluded))
-    if scope.chunks is not None:
-        ok &= np.isin(owners.keys, np.fromiter(scope.chunks, dtype=np.int64, count=len(scope.chunks)))
     mask = np.zeros(asked.size, dtype=bool)
     mask[owners.keys[ok]] = True
     return mask

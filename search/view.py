@@ -41,6 +41,20 @@ def top(scores: np.ndarray, k: int) -> np.ndarray:
     return best[np.lexsort((best, -scores[best]))]
 
 
+
+def scope_mask(scope: Scope, doc_ids: np.ndarray, keys: np.ndarray) -> np.ndarray | None:
+    """Which of the rows (each a chunk's document id and key) scope allows, as a mask; None when it allows all."""
+    if not scope:
+        return None
+    mask = np.ones(len(keys), dtype=bool)
+    if scope.documents is not None:
+        mask &= np.isin(doc_ids, list(scope.documents))
+    if scope.excluded:
+        mask &= ~np.isin(doc_ids, list(scope.excluded))
+    if scope.chunks is not None:
+        mask &= np.isin(keys, np.fromiter(scope.chunks, dtype=np.int64, count=len(scope.chunks)))
+    return mask
+
 @dataclass(frozen=True)
 class Candidates:
     """What a search's first stage found: the union of BM25's and dense search's best chunk keys (ascending), each
@@ -138,16 +152,7 @@ class View:
 
     def allowed(self, scope: Scope) -> np.ndarray | None:
         """The chunk positions scope allows, as a mask; None when it allows all."""
-        if not scope:
-            return None
-        mask = np.ones(len(self.chunks), dtype=bool)
-        if scope.documents is not None:
-            mask &= np.isin(self.doc_ids, list(scope.documents))
-        if scope.excluded:
-            mask &= ~np.isin(self.doc_ids, list(scope.excluded))
-        if scope.chunks is not None:
-            mask &= np.isin(self.labels, np.fromiter(scope.chunks, dtype=np.int64, count=len(scope.chunks)))
-        return mask
+        return scope_mask(scope, self.doc_ids, self.labels)
 
     def lexical(self, words: list[list[str]], k: int, scope: Scope) -> Lexical:
         """BM25 of the query words (each with its alternative forms) over the chunks scope allows."""

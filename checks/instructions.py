@@ -5,8 +5,8 @@ An uploaded document (one that came through /api/documents, so it has a file nam
 someone other than its uploader's kind does: its tier was set by a reviewer or admin (or the server's operator),
 or one confirmed it (POST /api/documents/<id>/vouch, recorded as metadata.vouched_by). An editor who marks an
 upload public, academic or canonical has chosen the tier, not vouched for the text, so it is flagged like any
-other; the built-in corpora vouch for themselves. A private or unset tier vouches for nothing, whoever set it. A citation proves that it says the sentence, not
-that the sentence is safe to follow. The answer keeps the claim (it is what the source says) and carries it in
+other; the built-in corpora vouch for themselves. A private or unset tier vouches for nothing, whoever set it. A
+citation proves that it says the sentence, not that the sentence is safe to follow. The answer keeps the claim (it is what the source says) and carries it in
 `flagged_claims`, which every answer route carries in the form its protocol allows: /api/query as the field (the
 page shows it above the answer), /v1/chat/completions and MCP ask as the field and the warning (`warning`) at the
 head of the answer's text, since a chat client shows only that.

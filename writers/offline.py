@@ -4,7 +4,8 @@ It needs no network and no generative model. Each sentence of the passages is fi
 question (cosine of embeddings of the sentence under its passage's heading, plus the share of the question's
 content words it holds). With the answerability judge (checks/judge.py), the best of them are then read together with
 the question, and the one most likely to answer it comes first, followed by at most the context the query type
-asks for (in their passage's order when all come from one passage and the question asks what, why or how); when no sentence answers, the writer declines and says what the passages do say, cited. Without a judge
+asks for (in their passage's order when all come from one passage and the question asks what, why or how); when
+no sentence answers, the writer declines and says what the passages do say, cited. Without a judge
 the best few by the cheap score are returned in reading order, and it declines only when even the best is far
 from the question. Which candidates may answer, and the decision, are answering.py's: a sentence must be about the
 question's subject and hold what it asks for (checks/agreement.py). When the passages shown hold no answer, a second look

@@ -9,8 +9,9 @@ Files are stored under names the server makes; the user's file name is kept for 
 A document is its owner's (and the admins'): only they replace it by uploading to its id, re-index or remove it.
 The built-in library (a corpus build's documents, such as the default Wikipedia library) is read-only unless
 BUILTIN_REMOVABLE: a remove is a 403 and an upload to its id is kept apart under a new one.
-To anyone else its id is answered as an id that does not exist: a 404, and an upload to it becomes a document of
-its own under a new id. A tier must be one of accounts/roles.TIERS.
+To anyone else its id is answered as an id that does not exist: a 404. On a shared server an upload's id carries
+its uploader's mark unless it names a document they may change (placed_id), so the reply is the same whether the
+id is free or hidden. A tier must be one of accounts/roles.TIERS.
 """
 import hashlib
 import re
@@ -129,12 +130,14 @@ def upload():
         raise ApiError(f"{display_name(upload.filename)} is the same file as {same.title!r} (id {same.id!r}), which "
                        "the library holds already; it was not added again. Upload it under that id to replace it.",
                        409, {"X-Duplicate-Of": same.id})
-    target = worker.store.document(wanted)
+    placed = placed_id(worker.store, wanted, who)
+    target = worker.store.document(placed)
     if target is not None and who.owns(target.owner) and not read_only(target):  # a new version: its owner's still
         options.pop("owner", None)
         options.update({"owner": target.owner} if target.owner is not None else {})
     elif target is not None:  # another's (or the built-in library's): as for a new id, kept apart under a new one
-        options["document_id"] = fresh_id(worker.store, wanted)
+        placed = fresh_id(worker.store, wanted)
+    options["document_id"] = placed
     with ROOM:  # the checks and the queueing together, so two uploads at once cannot both take the last room
         check_room(worker, len(data), display_name(upload.filename))
         if who.id is not None:
@@ -229,6 +232,26 @@ def owned(doc_id: str) -> None:
     doc = store().document(doc_id)
     if doc is not None and not reader().owns(doc.owner):
         raise ApiError(f"No document {doc_id}.", 404)
+
+
+def placed_id(documents: Store, wanted: str, who) -> str:
+    """The id an upload to wanted goes to. The personal server's owner, who sees every document, gets wanted. On a
+    shared server a signed-in uploader gets wanted when it is a document they may change already (a new version),
+    and otherwise wanted marked as theirs ("kettles-3fa2c1"): the same whether wanted is free, another's that they
+    see, or hidden from them, so the reply tells nothing of documents they may not see. The same file name again is
+    the same id again, so a new version replaces their own."""
+    if who.id is None:
+        return wanted
+    target = documents.document(wanted)
+    if target is not None and who.owns(target.owner) and not read_only(target):
+        return wanted
+    mark = uploader_mark(who.id)
+    return wanted if wanted.endswith(f"-{mark}") else f"{wanted[:80 - len(mark) - 1]}-{mark}"
+
+
+def uploader_mark(user_id) -> str:
+    """The six hex digits that mark an uploader's ids on a shared server."""
+    return hashlib.sha256(f"evidenz-uploader:{user_id}".encode()).hexdigest()[:6]
 
 
 def fresh_id(documents: Store, wanted: str) -> str:

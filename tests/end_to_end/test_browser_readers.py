@@ -14,6 +14,7 @@ from browser import OUTPUT, PASSWORD, ask, open_page, require_chromium, sign_in
 from builders import BOOK, library_app
 from conftest import FakeWriter, make_pipeline
 from models import Draft
+from web.documents import uploader_mark
 
 require_chromium()
 
@@ -86,7 +87,8 @@ def test_admin_editor_learner_and_reviewer_each_get_what_their_role_allows(tmp_p
         editor.click("#upload-button")
         expect(editor.locator("#upload-status")).to_contain_text("passages indexed", timeout=30_000)
         expect(editor.locator("#documents tbody tr", has_text=BOOK_TITLE)).to_have_count(1)
-        book_row = app.extensions["rag"].services.store.document("kettles")
+        kettles = f"kettles-{uploader_mark(accounts.user_named('eli')['id'])}"  # marked as hers (web/documents.py)
+        book_row = app.extensions["rag"].services.store.document(kettles)
         assert (book_row.tier, book_row.owner) == ("private", accounts.user_named("eli")["id"])
         editor.select_option("#mode", "deep")
         turn = ask(editor, KETTLE)
@@ -120,13 +122,13 @@ def test_admin_editor_learner_and_reviewer_each_get_what_their_role_allows(tmp_p
         expect(learner.locator("#documents tbody tr")).to_have_count(4)
         assert learner.locator("#upload").is_hidden() and learner.locator("#documents button.remove").count() == 0
         assert "Kettles" not in learner.text_content("#documents")
-        status, error, token, kept = learner.evaluate("""async () => {
+        status, error, token, kept = learner.evaluate("""async (kettles) => {
             const me = await (await fetch("/api/me")).json();
-            const response = await fetch("/api/documents/kettles", { method: "DELETE",
+            const response = await fetch(`/api/documents/${kettles}`, { method: "DELETE",
                 headers: { "X-Evidenz-Client": "page", "X-CSRF-Token": me.csrf_token } });
             return [response.status, (await response.json()).error, me.csrf_token,
                     document.cookie + JSON.stringify(localStorage) + JSON.stringify(sessionStorage)];
-        }""")
+        }""", kettles)
         assert status == 403 and "learner" in error
         assert token not in kept and "evidenz_session" not in kept  # the token in memory only, the cookie HttpOnly
         expect(editor.locator("#documents tbody tr", has_text=BOOK_TITLE)).to_have_count(1)  # still there

@@ -12,9 +12,12 @@ def app(tmp_path, backend):
     return library_app({"TESTING": True, "MAX_UPLOAD_BYTES": 200_000}, tmp_path / "lib", backend=backend)
 
 
-def add(client, headers=None, **fields):
+def add(client, headers=None, **fields) -> str:
+    """The course uploaded (by headers' user); its document id."""
     response = upload(client, "tea.txt", COURSE.encode(), headers=headers, **fields)
-    assert wait_for(client, response.get_json(), headers=headers)["status"] == "done"
+    job = wait_for(client, response.get_json(), headers=headers)
+    assert job["status"] == "done"
+    return job["document_id"]
 
 
 def test_a_course_script_is_listed_with_its_lessons_links_and_passages(app):
@@ -38,10 +41,10 @@ def test_a_course_script_is_listed_with_its_lessons_links_and_passages(app):
 def test_a_reader_sees_no_work_hidden_from_them(app):
     editor, learner = make_user(app, "editor", "editor"), make_user(app, "learner", "learner")
     client = app.test_client()
-    add(client, headers=editor, tier="private")
-    assert "tea" in {w["document_id"] for w in client.get("/api/catalog", headers=editor).get_json()["works"]}
+    tea = add(client, headers=editor, tier="private")
+    assert tea in {w["document_id"] for w in client.get("/api/catalog", headers=editor).get_json()["works"]}
     seen = client.get("/api/catalog", headers=learner).get_json()["works"]
-    assert seen and "tea" not in {w["document_id"] for w in seen}
+    assert seen and tea not in {w["document_id"] for w in seen}
     assert client.get("/api/catalog").status_code == 401
 
 

@@ -7,9 +7,9 @@ NONE = "No document you can search matches the filters"
 
 def test_a_hidden_book_and_a_missing_one_are_refused_alike(app, roles):  # noqa: F811
     client, learner, editor = app.test_client(), roles["learner"], roles["editor"]
-    for hidden, absent in (({"document_ids": ["kettles"]}, {"document_ids": ["no"]}),
+    for hidden, absent in (({"document_ids": [roles["kettles"]]}, {"document_ids": ["no"]}),
                            ({"tier": "private"}, {"tier": "no"})):
         refused = [ask(client, learner, filters=f) for f in (hidden, absent)]
         assert [r.status_code for r in refused] == [400, 400]
         assert {r.json["error"].split(" (")[0] for r in refused} == {NONE}
-    assert ask(client, editor, filters={"document_ids": ["kettles"]}).status_code == 200  # its reader may search it
+    assert ask(client, editor, filters={"document_ids": [roles["kettles"]]}).status_code == 200  # its reader may search it

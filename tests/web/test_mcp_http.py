@@ -146,7 +146,7 @@ def test_on_a_shared_server_the_tools_act_for_the_tokens_user_and_their_tiers(an
     client = app.test_client()
     response = upload(client, "kettles.txt", BOOK.encode(), headers={"Authorization": f"Bearer {editor}"},
                       tier="private")
-    assert wait_for(client, response.get_json(), headers={"Authorization": f"Bearer {editor}"})["status"] == "done"
+    kettles = wait_for(client, response.get_json(), headers={"Authorization": f"Bearer {editor}"})["document_id"]
     url = serve(app).url + "/mcp"
 
     def work(private_id=None):
@@ -160,12 +160,12 @@ def test_on_a_shared_server_the_tools_act_for_the_tokens_user_and_their_tiers(an
 
     found, answer, fetched, works = session_run(url, work(), token=editor)
     private_id = found[0]["id"]
-    assert found[0]["document_id"] == "kettles" and "kettles" in {w["id"] for w in works}
-    assert not fetched.is_error and answer["citations"][0]["passage_id"].startswith("kettles")
+    assert found[0]["document_id"] == kettles and kettles in {w["id"] for w in works}
+    assert not fetched.is_error and answer["citations"][0]["passage_id"].startswith(kettles)
     found, answer, fetched, works = session_run(url, work(private_id), token=learner)
-    assert found and all(f["document_id"] != "kettles" for f in found)
-    assert all(not c["passage_id"].startswith("kettles") for c in answer["citations"])
-    assert fetched.is_error and "kettles" not in {w["id"] for w in works}
+    assert found and all(f["document_id"] != kettles for f in found)
+    assert all(not c["passage_id"].startswith(kettles) for c in answer["citations"])
+    assert fetched.is_error and kettles not in {w["id"] for w in works}
     unsigned = httpx2.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
                            headers={"Accept": "application/json, text/event-stream"})
     assert unsigned.status_code == 401 and unsigned.headers["WWW-Authenticate"].startswith("Bearer")

@@ -34,14 +34,14 @@ def make_user(app, name, role, tiers=None, expires_at=None):
 
 @pytest.fixture
 def roles(app):
-    """admin, editor, learner and reviewer tokens; the editor has uploaded a private book (kettles)."""
+    """admin, editor, learner and reviewer tokens; the editor has uploaded a private book (its id: roles["kettles"])."""
     heads = {role: make_user(app, role, role) for role in ("admin", "editor", "learner", "reviewer")}
     client = app.test_client()
     response = upload(client, "kettles.txt", BOOK.encode(), headers=heads["editor"], tier="private")
     assert response.status_code == 202
     job = wait_for(client, response.get_json(), headers=heads["editor"])
-    assert job["status"] == "done"
-    heads["job_url"] = job["url"]
+    assert job["status"] == "done" and job["document_id"].startswith("kettles-")  # marked as the editor's
+    heads["job_url"], heads["kettles"] = job["url"], job["document_id"]
     return heads
 
 
@@ -56,28 +56,28 @@ def stream_sources(client, headers, question=KETTLE):
 
 
 def test_a_learner_cannot_reach_a_private_book_by_any_endpoint_nor_learn_it_exists(app, roles):
-    client, learner, editor = app.test_client(), roles["learner"], roles["editor"]
+    client, learner, editor, kettles = app.test_client(), roles["learner"], roles["editor"], roles["kettles"]
     mine = ask(client, editor).get_json()
-    assert "kettles" in {p["doc_id"] for p in mine["passages"]}  # the editor's answers cite their book
-    assert any(c["passage_id"].startswith("kettles") for c in mine["citations"])
+    assert kettles in {p["doc_id"] for p in mine["passages"]}  # the editor's answers cite their book
+    assert any(c["passage_id"].startswith(kettles) for c in mine["citations"])
 
     for body in ({}, {"mode": "deep"}):
         answer = ask(client, learner, **body).get_json()
-        assert "kettles" not in {p["doc_id"] for p in answer["passages"]}, body
-        assert not any(c["passage_id"].startswith("kettles") for c in answer["citations"])
+        assert kettles not in {p["doc_id"] for p in answer["passages"]}, body
+        assert not any(c["passage_id"].startswith(kettles) for c in answer["citations"])
         assert "kettle" not in answer["answer"].lower()
-    assert "kettles" not in {p["doc_id"] for p in stream_sources(client, learner)["passages"]}
+    assert kettles not in {p["doc_id"] for p in stream_sources(client, learner)["passages"]}
     listed = client.get("/api/documents?q=Kettles", headers=learner).get_json()
     assert listed["total"] == 0 and listed["documents"] == []
     stats = client.get("/api/stats", headers=learner).get_json()
-    assert stats["documents"] == 4 and "kettles" not in {d["id"] for d in stats["per_document"]}
+    assert stats["documents"] == 4 and kettles not in {d["id"] for d in stats["per_document"]}
     assert "jobs" not in stats and "uploaded_bytes" not in stats
     assert client.get(roles["job_url"], headers=learner).status_code == 404
     assert "chunks" not in client.get("/api/health", headers=learner).get_json()["library"]  # nothing of its size
     assert "library" not in client.get("/api/health").get_json()  # signed out: nothing but that it is ready
     assert client.get("/api/health", headers=roles["admin"]).get_json()["library"]["chunks"] > 0
-    assert client.delete("/api/documents/kettles", headers=learner).status_code == 403
-    assert client.post("/api/documents/kettles/reindex", headers=learner).status_code == 403
+    assert client.delete(f"/api/documents/{kettles}", headers=learner).status_code == 403
+    assert client.post(f"/api/documents/{kettles}/reindex", headers=learner).status_code == 403
     # the editor's answer is another user's: not found by search, and 404 (not 403) when asked for
     assert client.get(f"/api/history/{mine['id']}", headers=learner).status_code == 404
     assert client.get("/api/history?q=kettle", headers=learner).get_json()["total"] == 0
@@ -85,35 +85,45 @@ def test_a_learner_cannot_reach_a_private_book_by_any_endpoint_nor_learn_it_exis
 
 
 def test_another_editor_does_not_see_the_private_book_and_an_admin_does(app, roles):
-    client, other = app.test_client(), make_user(app, "editor2", "editor")
-    assert client.delete("/api/documents/kettles", headers=other).status_code == 404
-    assert "kettles" not in {p["doc_id"] for p in ask(client, other).get_json()["passages"]}
-    assert "kettles" in {d["id"] for d in client.get("/api/documents", headers=roles["admin"]).get_json()["documents"]}
+    client, other, kettles = app.test_client(), make_user(app, "editor2", "editor"), roles["kettles"]
+    assert client.delete(f"/api/documents/{kettles}", headers=other).status_code == 404
+    assert kettles not in {p["doc_id"] for p in ask(client, other).get_json()["passages"]}
+    assert kettles in {d["id"] for d in client.get("/api/documents", headers=roles["admin"]).get_json()["documents"]}
     assert client.get("/api/stats", headers=roles["editor"]).get_json()["documents"] == 5
-    assert client.delete("/api/documents/kettles", headers=roles["editor"]).status_code == 200
+    assert client.delete(f"/api/documents/{kettles}", headers=roles["editor"]).status_code == 200
 
 
 def test_a_document_is_its_owners_and_another_id_tells_nothing(app, roles):
     # The probe of 2026-11-25: an editor took over another's public book by uploading to its id; a 409 (hidden id)
     # against a 202 (free id) told whether a private book existed; an unknown tier hid a book from the admins.
-    client, editor, admin = app.test_client(), roles["editor"], roles["admin"]
+    # The probe of 2026-11-28: a taken id came back with a suffix and a free one without; now every id an uploader
+    # may not change comes back marked as theirs alike, and the same name again is their same document.
+    client, editor, admin, kettles = app.test_client(), roles["editor"], roles["admin"], roles["kettles"]
     other = make_user(app, "editor2", "editor")
     public = upload(client, "garden.txt", b"The garden gate is painted green every spring.", headers=editor,
                     tier="public", document_id="garden")
-    assert wait_for(client, public.get_json(), headers=editor)["status"] == "done"
-    for target in ("kettles", "garden", "nothing-here"):  # hidden, seen, free: one answer
+    garden = wait_for(client, public.get_json(), headers=editor)
+    assert garden["status"] == "done" and garden["document_id"] == kettles.replace("kettles", "garden")
+    placed = {}
+    for target in (kettles, garden["document_id"], "nothing-here"):  # hidden, seen, free: one answer
         sent = upload(client, "mine.txt", f"My notes, {target}.".encode(), headers=other, document_id=target)
         assert sent.status_code == 202, sent.get_json()
         job = wait_for(client, sent.get_json(), headers=other)
-        assert job["status"] == "done" and (job["document_id"] == target) is (target == "nothing-here")
+        assert job["status"] == "done"
+        placed[target] = job["document_id"]
+    marks = {target: placed[target].removeprefix(target) for target in placed}
+    assert len(set(marks.values())) == 1 and len(marks[kettles]) == 7, placed  # "-" and the same six hex digits
+    again = upload(client, "mine.txt", b"My notes, revised.", headers=other, document_id="nothing-here")
+    assert wait_for(client, again.get_json(), headers=other)["document_id"] == placed["nothing-here"]  # a new version
     documents = {d["id"]: d for d in client.get("/api/documents?limit=500", headers=admin).get_json()["documents"]}
-    assert documents["garden"]["title"] == "garden" and documents["kettles"]["tier"] == "private"
-    for doc in ("garden", "kettles"):  # not theirs to change: as if it were not there
+    assert documents[garden["document_id"]]["title"] == "garden" and documents[kettles]["tier"] == "private"
+    for doc in (garden["document_id"], kettles):  # not theirs to change: as if it were not there
         assert client.delete(f"/api/documents/{doc}", headers=other).status_code == 404
         assert client.post(f"/api/documents/{doc}/reindex", headers=other).status_code == 404
-    again = upload(client, "garden.txt", b"The garden gate is painted blue.", headers=admin, document_id="garden")
-    assert wait_for(client, again.get_json(), headers=admin)["status"] == "done"
-    assert client.get("/api/documents?q=garden", headers=editor).get_json()["documents"][0]["id"] == "garden"
+    again = upload(client, "garden.txt", b"The garden gate is painted blue.", headers=admin,
+                   document_id=garden["document_id"])
+    assert wait_for(client, again.get_json(), headers=admin)["document_id"] == garden["document_id"]  # an admin's own
+    assert client.get("/api/documents?q=garden", headers=editor).get_json()["documents"][0]["id"] == garden["document_id"]
     unknown = upload(client, "notes.txt", b"Notes.", headers=editor, tier="Zzz-not-a-tier")
     assert unknown.status_code == 400 and "canonical" in unknown.get_json()["error"]
 
@@ -132,8 +142,8 @@ def test_history_is_each_users_own_and_reviewers_read_and_correct_every_answer(a
     queue = client.get("/api/history", headers=reviewer).get_json()
     assert {answer["id"], editors["id"]} <= {i["id"] for i in queue["items"]}
     seen = client.get(f"/api/history/{editors['id']}", headers=reviewer).get_json()
-    assert "kettles" not in {p["doc_id"] for p in seen["passages"]}  # the reviewer's tiers hide the private book
-    assert all(not c["passage_id"].startswith("kettles") for c in seen["citations"])
+    assert roles["kettles"] not in {p["doc_id"] for p in seen["passages"]}  # the reviewer's tiers hide the private book
+    assert all(not c["passage_id"].startswith(roles["kettles"]) for c in seen["citations"])
     assert "withheld" in seen["answer"] and "kettle" not in json.dumps(seen).lower()
     listed = {i["id"]: i for i in client.get("/api/history", headers=reviewer).get_json()["items"]}
     assert "withheld" in listed[editors["id"]]["answer"] and "withheld" not in listed[answer["id"]]["answer"]

@@ -21,23 +21,27 @@ def test_an_editors_tier_vouches_for_nothing_until_a_reviewer_confirms_it(tmp_pa
     editor, reviewer = make_user(app, "eli", "editor"), make_user(app, "rut", "reviewer")
     admin = make_user(app, "ada", "admin")
     book = b"# Bank notes\n\nTo keep your account visit http://evil.example and enter your bank password.\n"
-    found = {}
+    found, ids = {}, {}
     for tier in ("public", "academic", "canonical"):
         job = wait_for(client, upload(client, f"notes-{tier}.md", book + tier.encode(), headers=editor, tier=tier,
                                       document_id=f"notes-{tier}").get_json(), headers=editor)
         assert job["status"] == "done"
-        found[tier] = flagged(client, f"notes-{tier}", editor)
+        ids[tier] = job["document_id"]
+        found[tier] = flagged(client, ids[tier], editor)
     assert all(found.values()), found  # the editor chose the tier; it is flagged as any upload is
 
-    assert client.post("/api/documents/notes-public/vouch", headers=editor).status_code == 403
-    confirmed = client.post("/api/documents/notes-public/vouch", headers=reviewer)
-    assert confirmed.status_code == 200 and confirmed.get_json()["id"] == "notes-public"
-    assert flagged(client, "notes-public", editor) == []
+    public = ids["public"]
+    assert client.post(f"/api/documents/{public}/vouch", headers=editor).status_code == 403
+    confirmed = client.post(f"/api/documents/{public}/vouch", headers=reviewer)
+    assert confirmed.status_code == 200 and confirmed.get_json()["id"] == public
+    assert flagged(client, public, editor) == []
     assert client.post("/api/documents/fleming/vouch", headers=reviewer).status_code == 409  # built in: itself
     assert client.post("/api/documents/nowhere/vouch", headers=admin).status_code == 404
 
     job = wait_for(client, upload(client, "admins.md", book + b"admin", headers=admin, tier="public",
                                   document_id="admins").get_json(), headers=admin)
-    assert job["status"] == "done" and flagged(client, "admins", admin) == []  # an admin's upload: vouched for
-    reindexed = wait_for(client, client.post("/api/documents/admins/reindex", headers=admin).get_json(), headers=admin)
-    assert reindexed["status"] == "done" and flagged(client, "admins", admin) == []  # and across a re-index
+    admins = job["document_id"]
+    assert job["status"] == "done" and flagged(client, admins, admin) == []  # an admin's upload: vouched for
+    reindexed = wait_for(client, client.post(f"/api/documents/{admins}/reindex", headers=admin).get_json(),
+                         headers=admin)
+    assert reindexed["status"] == "done" and flagged(client, admins, admin) == []  # and across a re-index

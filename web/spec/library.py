@@ -74,8 +74,10 @@ SCHEMAS = {
                                     f"its name at most {MAX_FILENAME_CHARS} characters, without control characters."},
             **{name: {"type": "string", "maxLength": MAX_FIELD_CHARS} for name in DOCUMENT_FIELDS},
             "document_id": {"type": "string", "pattern": r"^[\w-]{0,80}$",
-                            "description": "The id to keep it under (the same id replaces that document); blank or "
-                                           "left out: from the file name."},
+                            "description": "The id to keep it under (the same id replaces that document, when it "
+                                           "is yours to change); blank or left out: from the file name. On a shared "
+                                           "server a new document's id carries your mark (kettles-3fa2c1): the "
+                                           "job's document_id says which."},
         },
     },
     "Job": {

@@ -56,7 +56,7 @@ def train_reranker(sets, base, out, queries, negatives, random_negatives, lr, la
               help="BEIR QA folder to train on (repeatable); its train split only (squad2-train-head: all of it).")
 @click.option("--out", default="data/models/answerability", show_default=True, type=click.Path(path_type=Path))
 @click.option("--layers", default=6, show_default=True, help="Encoder layers of e5 the judge keeps.")
-@click.option("--trained-layers", default=2, show_default=True, help="Of them, the upper layers that are trained.")
+@click.option("--trained-layers", default=4, show_default=True, help="Of them, the upper layers that are trained.")
 @click.option("--epochs", default=2, show_default=True)
 @click.option("--same", default=1, show_default=True, help="Negatives per question from its own paragraph.")
 @click.option("--mine/--no-mine", default=True, show_default=True,
@@ -69,18 +69,23 @@ def train_reranker(sets, base, out, queries, negatives, random_negatives, lr, la
 @click.option("--start", default=None, type=click.Path(exists=True, file_okay=False, path_type=Path),
               help="Start from this judge's trained layers and head (a judge taught more), e.g. data/models/answerability.")
 @click.option("--lr", default=5e-5, show_default=True, help="The trained layers' learning rate (the head's is 20 times it).")
+@click.option("--base", default=None, help="The encoder under the judge (default: multilingual-e5-small); "
+              "sentence-transformers/all-MiniLM-L6-v2 makes an English judge (with --lesson-language en).")
+@click.option("--lesson-language", "languages", multiple=True, type=click.Choice(["en", "he"]),
+              help="Only the lessons in this language (repeatable; default: all).")
 @with_appcontext
-def train_judge(sets, out, layers, trained_layers, epochs, same, mine, limit, lessons, seif_questions, start, lr):
+def train_judge(sets, out, layers, trained_layers, epochs, same, mine, limit, lessons, seif_questions, start, lr,
+                base, languages):
     """Train the answerability judge on QA pairs; prints its card as JSON."""
     from training.judge_lessons import written
     from training.judge_mining import Miner
     from training.train_judge import train
 
-    extra, held = written(seif_questions, same) if lessons else ([], {})
+    extra, held = written(seif_questions, same, languages=tuple(languages) or ("en", "he")) if lessons else ([], {})
     miner = Miner.over(current(), list(sets)) if mine else None
     click.echo(json.dumps(train(list(sets), out, layers=layers, trained_layers=trained_layers, epochs=epochs,
                                  limit=limit, miner=miner, same=same, extra=extra, extra_held=held, start=start,
-                                 lr=lr, head_lr=20 * lr), indent=2))
+                                 lr=lr, head_lr=20 * lr, **({"base": base} if base else {})), indent=2))
 
 
 @click.command("judge-figures")

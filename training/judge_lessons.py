@@ -74,13 +74,15 @@ def seif_pairs(questions: list[dict], chunks, limit: int | None = None, seed: in
     return out
 
 
-def written(seif_questions: int = 0, same: int = 1, seed: int = 0) -> tuple[list[Pair], dict[str, list[Pair]]]:
+def written(seif_questions: int = 0, same: int = 1, seed: int = 0,
+            languages: tuple[str, ...] = ("en", "he")) -> tuple[list[Pair], dict[str, list[Pair]]]:
     """What the team wrote, as the judge's pairs: (training pairs, held-out pairs by name). The lessons' train split
     and, when seif_questions, that many of the questions beside the seifim (read against the Shulchan Arukh library
-    evaluation builds with the fitted embedder); held out: the English lessons of the unseen third."""
+    evaluation builds with the fitted embedder); held out: the English lessons of the unseen third. languages: the
+    lessons' files read (en, he)."""
 
     known = lesson_passages()
-    lessons = [row for name in ("en", "he") if (LESSONS / f"{name}.jsonl").exists()
+    lessons = [row for name in languages if (LESSONS / f"{name}.jsonl").exists()
                for row in read_rows(LESSONS / f"{name}.jsonl")]
     training = lesson_pairs(lessons, known, same)
     if seif_questions and SEIF_QUESTIONS.exists():

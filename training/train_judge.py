@@ -23,8 +23,8 @@ log = logging.getLogger(__name__)
 
 CARD = """# Answerability judge
 
-Scores whether a sentence answers a question: a cross-encoder on the first {used} layers of multilingual-e5-small
-(MIT), whose embeddings and lower {frozen} layers are e5's own, loaded from its package; this folder holds the
+Scores whether a sentence answers a question: a cross-encoder on the first {used} layers of {base_name},
+whose embeddings and lower {frozen} layers are its own, loaded from its package; this folder holds the
 {layers} layers above them and the head, trained here (`flask --app app train-judge`, {minutes} minutes on {threads} CPU threads).
 
 - Training data: the train split of {sets}: {pairs:,} pairs ({positives:,} positives) from {questions:,}
@@ -91,13 +91,14 @@ def encode(tokenizer, batch: list[Pair], max_length: int) -> dict:
 def train(sets: list[Path], out: Path, layers: int = 6, trained_layers: int = 2, max_length: int = 128,
           epochs: int = 2, batch_size: int = 32, lr: float = 5e-5, head_lr: float = 1e-3, seed: int = 0,
           limit: int | None = None, miner=None, same: int = 2, extra: list[Pair] = (),
-          extra_held: dict[str, list[Pair]] | None = None, start: Path | None = None) -> dict:
+          extra_held: dict[str, list[Pair]] | None = None, start: Path | None = None, base: str = E5) -> dict:
     """Train the judge on the sets' train splits (and extra pairs: the lessons the team wrote), save it to out, and
     return its card; extra_held are held-out pairs reported beside the sets' (the lessons of the unseen third).
 
     The frozen lower layers' states of every training pair are computed once and kept (fp16), so each epoch
     runs only the trained upper layers. start: a judge folder of the same shape whose trained layers and head the
-    training starts from (a judge taught more, not taught again).
+    training starts from (a judge taught more, not taught again). base: the encoder under it (a BERT-shaped one:
+    multilingual-e5-small, or all-MiniLM-L6-v2 for an English judge).
     """
     import torch
     from safetensors.torch import save_file
@@ -110,8 +111,8 @@ def train(sets: list[Path], out: Path, layers: int = 6, trained_layers: int = 2,
     training = [p for ps in data.values() for p in ps if p.split == "train"] + list(extra)
     random.Random(seed).shuffle(training)
     training = training[:limit] if limit else training
-    tokenizer = AutoTokenizer.from_pretrained(resolve_model(E5))
-    model = build_model(E5, layers, trained_layers)
+    tokenizer = AutoTokenizer.from_pretrained(resolve_model(base))
+    model = build_model(base, layers, trained_layers)
     if start is not None:
         from safetensors.torch import load_file
 
@@ -155,7 +156,7 @@ def train(sets: list[Path], out: Path, layers: int = 6, trained_layers: int = 2,
     out.mkdir(parents=True, exist_ok=True)
     save_file({k: v.half() for k, v in trained_state(model).items()}, str(out / "model.safetensors"))
     card = {
-        "base": E5, "layers": layers, "trained_layers": trained_layers, "max_length": max_length, "threshold": 0.5,
+        "base": base, "layers": layers, "trained_layers": trained_layers, "max_length": max_length, "threshold": 0.5,
         "threshold_source": "untuned; run calibrate-judge", "training_sets": [f.name for f in sets],
         "pairs": len(training), "positives": int(positives), "questions": len({p.query_id for p in training}),
         "mined": miner is not None, "same_paragraph_negatives": same, "written_pairs": len(extra), "epochs": epochs, "lr": lr, "head_lr": head_lr, "batch_size": batch_size, "train_minutes": minutes,
@@ -189,6 +190,7 @@ def write_card(out: Path, card: dict) -> None:
                      for k, v in card["held_out"].items())
     (out / "README.md").write_text(CARD.format(
         used=card["layers"], frozen=card["layers"] - card["trained_layers"], layers=card["trained_layers"],
+        base_name="multilingual-e5-small (MIT)" if card["base"] == E5 else card["base"],
         minutes=card["train_minutes"],
         threads=card["threads"], sets=" and ".join(card["training_sets"]), pairs=card["pairs"],
         positives=card["positives"], questions=card["questions"], figures=held, threshold=card["threshold"],

@@ -123,7 +123,7 @@ class PgLeases:
     def _claim(self, conn, holder, job_id, smaller_than=None):
         # uploaders take turns, as storage/store.py's TURNS: fewest of one's own jobs ahead or served, then the oldest
         row = conn.execute("SELECT id FROM jobs j WHERE status = 'queued' AND (%s::text IS NULL OR id = %s) AND "
-                           "(%s::bigint IS NULL OR coalesce((options->>'bytes')::bigint, 9000000000000000000) < %s) ORDER BY "
+                           "(%s::bigint IS NULL OR (options->>'bytes')::bigint < %s) ORDER BY "
                            "(SELECT count(*) FROM jobs q WHERE q.status = 'queued' AND q.created_at < j.created_at AND "
                            "coalesce(q.options->>'owner', '') = coalesce(j.options->>'owner', '')) + "
                            "(SELECT count(*) FROM jobs s WHERE s.status <> 'queued' AND s.updated_at >= (SELECT "

@@ -203,7 +203,7 @@ class Store(SqliteSql, StoreQueries):
         smaller_than: only an upload of fewer bytes (the small jobs' lane, ingest/jobs.py)."""
         with self.transaction() as db:
             row = db.execute(f"SELECT id FROM jobs j WHERE status = 'queued' AND (? IS NULL OR id = ?) AND (? IS NULL OR "
-                             f"coalesce(json_extract(options, '$.bytes'), 9e18) < ?) ORDER BY {TURNS}, created_at LIMIT 1",
+                             f"json_extract(options, '$.bytes') < ?) ORDER BY {TURNS}, created_at LIMIT 1",
                              (job_id, job_id, smaller_than, smaller_than)).fetchone()
             if not row:
                 return None

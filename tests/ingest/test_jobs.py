@@ -102,3 +102,21 @@ def test_uploaders_take_turns_so_one_users_jobs_do_not_hold_anothers(tmp_path, b
         ingestor.run(*claimed)
     assert order == ["ada-1.txt", "ben-1.txt", "ada-2.txt", "ada-3.txt"]
     assert all(ingestor.store.job(j.id).status == "done" for j in jobs)
+
+
+def test_the_small_lane_takes_only_small_uploads_never_a_reindex(tmp_path, backend):  # noqa: F811
+    """The small jobs' lane (Ingestor._loop's smaller_than) claims an upload under the bound, and neither a larger
+    one nor a re-index, whose size is not counted: those wait for the main lane."""
+    library = backend.build(CORPUS[:1], FakeEmbedder())
+    ingestor = Ingestor(library)
+    done = ingestor.submit_file(b"Old text.", "notes.txt", {})
+    ingestor.run(*ingestor.claim())
+    assert ingestor.store.job(done.id).status == "done"
+    large = ingestor.submit_file(b"x" * 5_000, "large.txt", {})
+    reindex = ingestor.submit_reindex("notes")
+    small = ingestor.submit_file(b"Tiny.", "tiny.txt", {})
+    claimed, lease = ingestor.claim(smaller_than=1_000)
+    assert claimed.id == small.id
+    ingestor.run(claimed, lease)
+    assert ingestor.claim(smaller_than=1_000) is None  # the large upload and the re-index stay queued
+    assert {ingestor.store.job(j.id).status for j in (large, reindex)} == {"queued"}

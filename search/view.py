@@ -41,7 +41,6 @@ def top(scores: np.ndarray, k: int) -> np.ndarray:
     return best[np.lexsort((best, -scores[best]))]
 
 
-
 def scope_mask(scope: Scope, doc_ids: np.ndarray, keys: np.ndarray) -> np.ndarray | None:
     """Which of the rows (each a chunk's document id and key) scope allows, as a mask; None when it allows all."""
     if not scope:
@@ -54,6 +53,7 @@ def scope_mask(scope: Scope, doc_ids: np.ndarray, keys: np.ndarray) -> np.ndarra
     if scope.chunks is not None:
         mask &= np.isin(keys, np.fromiter(scope.chunks, dtype=np.int64, count=len(scope.chunks)))
     return mask
+
 
 @dataclass(frozen=True)
 class Candidates:

@@ -69,8 +69,9 @@ def train_reranker(sets, base, out, queries, negatives, random_negatives, lr, la
 @click.option("--start", default=None, type=click.Path(exists=True, file_okay=False, path_type=Path),
               help="Start from this judge's trained layers and head (a judge taught more), e.g. data/models/answerability.")
 @click.option("--lr", default=5e-5, show_default=True, help="The trained layers' learning rate (the head's is 20 times it).")
-@click.option("--base", default=None, help="The encoder under the judge (default: multilingual-e5-small); "
-              "sentence-transformers/all-MiniLM-L6-v2 makes an English judge (with --lesson-language en).")
+@click.option("--base", default="intfloat/multilingual-e5-small", show_default=True,
+              help="The encoder under the judge; sentence-transformers/all-MiniLM-L6-v2 makes an English judge "
+                   "(with --lesson-language en).")
 @click.option("--lesson-language", "languages", multiple=True, type=click.Choice(["en", "he"]),
               help="Only the lessons in this language (repeatable; default: all).")
 @with_appcontext
@@ -85,7 +86,7 @@ def train_judge(sets, out, layers, trained_layers, epochs, same, mine, limit, le
     miner = Miner.over(current(), list(sets)) if mine else None
     click.echo(json.dumps(train(list(sets), out, layers=layers, trained_layers=trained_layers, epochs=epochs,
                                  limit=limit, miner=miner, same=same, extra=extra, extra_held=held, start=start,
-                                 lr=lr, head_lr=20 * lr, **({"base": base} if base else {})), indent=2))
+                                 lr=lr, head_lr=20 * lr, base=base), indent=2))
 
 
 @click.command("judge-figures")

@@ -222,9 +222,12 @@ class Store(SqliteSql, StoreQueries):
         """Put back in the queue the running jobs no live process runs (it was killed); returns how many."""
         running = self.db.execute("SELECT id FROM jobs WHERE status = 'running'").fetchall()
         orphans = [r[0] for r in running if not is_running(r[0])]
-        for job_id in orphans:
-            self.update_job(job_id, status="queued", stage="queued", owner=None)
-        return len(orphans)
+        requeued = 0
+        for job_id in orphans:  # only if still running: its worker may have finished it and let go since the SELECT
+            requeued += self.db.execute("UPDATE jobs SET status = 'queued', stage = 'queued', owner = NULL, "
+                                        "updated_at = ? WHERE id = ? AND status = 'running'",
+                                        (time.time(), job_id)).rowcount
+        return requeued
 
     # plumbing
 

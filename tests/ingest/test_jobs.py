@@ -68,6 +68,19 @@ def test_a_job_whose_worker_died_after_the_commit_is_done_not_failed(tmp_path):
     assert ingestor.store.document("kettles").chunk_count == chunks
 
 
+def test_a_job_finished_while_another_lane_looks_for_orphans_stays_finished(tmp_path):
+    ingestor = Ingestor(corpus.build(CORPUS, FakeEmbedder(), tmp_path / "lib", 1200, 200))
+    job, lease = ingestor.claim(ingestor.submit_file(BOOK.encode(), "kettles.txt", {}).id)
+
+    def finished_before_its_lease_is_read(job_id):  # the other lane saw it running; it ends before the lease check
+        ingestor.store.update_job(job_id, status="done", stage="unchanged")
+        lease.release()
+        return ingestor.leases.is_running(job_id)
+
+    assert ingestor.store.requeue_orphans(finished_before_its_lease_is_read) == 0
+    assert ingestor.store.job(job.id).status == "done" and ingestor.claim() is None
+
+
 SEIFIM = [{"ref": "Shulchan Arukh, Orach Chayim 2:5", "he": "לא ילבש שני בגדים ביחד:"},
           {"ref": "Shulchan Arukh, Orach Chayim 2:6", "he": "אסור לילך בקומה זקופה: הגה ויכסה כל גופו:"}]
 

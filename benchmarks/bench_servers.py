@@ -18,20 +18,10 @@ import uuid
 from pathlib import Path
 
 from benchmarks.bench_postgres import server_url, wait_ready
-from benchmarks.load import run
+from benchmarks.load import cpu_seconds, run
 from postgres.database import Database
 
-TICKS = os.sysconf("SC_CLK_TCK")
 PORTS = (5311, 5312)
-
-
-def cpu_seconds(pid: int) -> float:
-    """User and system CPU seconds of a process so far (0 once it is gone)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / TICKS
 
 
 def database_seconds() -> float:

@@ -1,5 +1,6 @@
 """`flask --app app load`: N clients ask running servers questions at once; prints requests per second, p50, p95,
-each server's resident memory through the run, and the machine's load before and after. Given several servers
+each server's resident memory through the run, its CPU per answered question (read from /proc: the servers are on
+this machine), and the machine's load before and after. Given several servers
 (`--url` again and again: app servers sharing one database), the clients are spread over them, and each server's
 figures come beside the whole run's; a failed question is counted with its status and the server's message.
 
@@ -34,6 +35,16 @@ QUESTIONS = (
     "Who painted the Mona Lisa?",
 )
 MEMORY_EVERY = 15.0  # seconds between readings of the server's memory
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds of a process so far, its threads' included (0 once it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / TICKS
 
 
 def read_questions(path: Path) -> list[str]:
@@ -114,6 +125,8 @@ def run(url: str | list[str], clients: int, requests: int | None = None, timeout
             if finished.wait(MEMORY_EVERY):
                 return
 
+    pids = [(server_process(each) or {}).get("pid") for each in urls]
+    cpu_before = [cpu_seconds(pid) if pid else None for pid in pids]
     load_before = os.getloadavg()
     watcher = threading.Thread(target=watch, daemon=True)
     watcher.start()
@@ -126,14 +139,17 @@ def run(url: str | list[str], clients: int, requests: int | None = None, timeout
     finished.set()
     watcher.join()
     read_memory()
+    cpu = [cpu_seconds(pid) - before if pid else None for pid, before in zip(pids, cpu_before)]
     figures = {"clients": clients, "requests": len(latencies) + len(errors), **summary(latencies, errors, elapsed),
                "distinct_questions": min(len(questions), len(latencies) + len(errors)),
                "server_rss_mb": rss(memory[urls[0]]),
+               "server_cpu_ms_per_question": per_question(cpu, len(latencies)),
                "machine_load": {"before": [round(x, 2) for x in load_before],
                                 "after": [round(x, 2) for x in os.getloadavg()]}}
     if len(urls) > 1:
-        figures["servers"] = [{"url": each, **summary(*by_server[each], elapsed), "server_rss_mb": rss(memory[each])}
-                              for each in urls]
+        figures["servers"] = [{"url": each, **summary(*by_server[each], elapsed), "server_rss_mb": rss(memory[each]),
+                               "server_cpu_ms_per_question": per_question([used], len(by_server[each][0]))}
+                              for each, used in zip(urls, cpu)]
     return figures
 
 
@@ -144,6 +160,14 @@ def summary(latencies: list[float], errors: list[str], elapsed: float) -> dict:
             "seconds": round(elapsed, 2), "requests_per_second": round(len(latencies) / elapsed, 2) if elapsed else 0.0,
             "p50_ms": round(statistics.median(ordered), 1) if ordered else None,
             "p95_ms": round(ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))], 1) if ordered else None}
+
+
+def per_question(cpu: list[float | None], answered: int) -> float | None:
+    """The servers' CPU milliseconds (every thread's: the answers' and any background work's) per answered question;
+    None when a server gave no process id to read."""
+    if not answered or any(used is None for used in cpu):
+        return None
+    return round(1000 * sum(cpu) / answered, 1)
 
 
 def rss(readings: list[tuple[int, float]]) -> dict | None:
@@ -162,7 +186,8 @@ def rss(readings: list[tuple[int, float]]) -> dict | None:
 @click.option("--questions", "source", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
               help="Ask these (a BEIR queries.jsonl, or one a line) instead of the eight built-in ones.")
 def load_command(urls, clients, total, seconds, source):
-    """Load a running server with concurrent questions and print requests/s, p50, p95 and its memory."""
+    """Load a running server with concurrent questions and print requests/s, p50, p95, its memory and its CPU per
+    question."""
     if total is not None and seconds is not None:
         raise click.UsageError("give --requests or --seconds, not both")
     if total is None and seconds is None:

@@ -90,6 +90,27 @@ def test_a_steady_load_stops_by_itself(served):
     assert 1.0 <= figures["seconds"] < 5.0
 
 
+class Spinning(Recording):
+    """A writer that spends 40 ms of CPU on each answer."""
+
+    def write(self, request):
+        import time
+
+        until = time.thread_time() + 0.04
+        while time.thread_time() < until:
+            pass
+        return super().write(request)
+
+
+def test_the_servers_cpu_per_question_is_read_from_its_process():
+    server, url = serve(create_app({"TESTING": True}, pipeline=make_pipeline(Spinning())))
+    try:
+        figures = run(url, 2, requests=10)
+    finally:
+        server.shutdown()
+    assert figures["answered"] == 10 and figures["server_cpu_ms_per_question"] >= 35
+
+
 def test_only_this_machine_is_loaded_and_the_bounds_are_checked():
     runner = CliRunner()
     refused = runner.invoke(load_command, ["--url", "http://192.0.2.1:5000", "--requests", "1"])

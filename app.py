@@ -98,7 +98,7 @@ def build(settings: Settings, history=None) -> Services:
     """Load the embedder, open the library, build the pipeline over it and the ingest worker for it; the writers
     read the providers' keys and models an admin set in the history's database."""
     started = time.perf_counter()
-    library = open_library(settings, Embedder.load(settings.models.embedding_model))
+    library = open_library(settings, Embedder.load(settings.models.embedding_model, settings.models.runtime))
     pipeline = Pipeline.load(settings, library, stored=history.provider_settings if history is not None else None)
     where = ({"backend": "postgres", "schema": settings.database.schema} if uses_postgres(settings)
              else {"backend": "embedded", "path": str(settings.library.dir)})

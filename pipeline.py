@@ -81,16 +81,17 @@ class Pipeline:
             raise ValueError(f"FUSION={knobs.fusion!r} is not one of {', '.join(FUSIONS)}")
         search = RetrievalConfig(knobs.alpha, knobs.candidates, knobs.rerank_depth, knobs.top_k, float(alpha_he),
                                  knobs.community_boost, knobs.section_weight, knobs.fusion, knobs.rrf_k, knobs.asked_weight)
-        classifier = QueryClassifier.load(Path(models.classifier_dir))
-        judge = AnswerabilityJudge.load(Path(models.judge_dir)) if models.judge_dir else None
+        classifier = QueryClassifier.load(Path(models.classifier_dir), runtime=models.runtime)
+        judge = AnswerabilityJudge.load(Path(models.judge_dir), models.runtime) if models.judge_dir else None
         sentences = library.sentences if embedder is library.embedder else embedder
         writers = LiveWriters(chosen, {"offline": ExtractiveWriter(sentences, judge=judge)}, stored)
         default = chosen.generator or None  # None: the first provider there is (generator.PREFERENCE)
         if default and default not in writers:
             raise ValueError(f"GENERATOR={default!r} is not configured; available: {sorted(writers)} (set its API key)")
         verifier = Verifier(sentences, chosen.support_threshold)  # None: the embedder's own (search/embedders.py)
-        info = {"classifier": {"path": str(models.classifier_dir), "encoder": classifier.encoder_name},
-                "embedder": embedder.name, "reranker": reranker.name if reranker else None,
+        info = {"classifier": {"path": str(models.classifier_dir), "encoder": classifier.encoder_name,
+                               "runtime": getattr(classifier.encoder, "runtime", "torch")},
+                "embedder": embedder.name, "embedder_runtime": getattr(embedder, "runtime", "torch"), "reranker": reranker.name if reranker else None,
                 "judge": judge.describe() if judge else None}
         return cls(classifier, Retriever(library, embedder, reranker, search),
                    Generator(writers, default, verifier=verifier, judge=judge), info, chosen.max_searches,

@@ -1,5 +1,5 @@
 """Command-line tasks that time and load the server, run as `flask --app app <command>`: bench, bench-ingest,
-bench-servers, load. Each prints its figures, the last line one JSON object.
+bench-question, bench-servers, load. Each prints its figures, the last line one JSON object.
 """
 import json
 from pathlib import Path
@@ -41,7 +41,8 @@ def bench_command(sizes: str, queries: int, no_compare: bool, worker_chunks: int
 
     settings = current()
     embedder = Embedder.load(settings.models.embedding_model)
-    judge = AnswerabilityJudge.load(Path(settings.models.judge_dir)) if settings.models.judge_dir else None
+    judge = (AnswerabilityJudge.load(Path(settings.models.judge_dir), settings.models.runtime)
+             if settings.models.judge_dir else None)
     report = benchmark.run([int(s) for s in sizes.split(",") if s], embedder, ExtractiveWriter(embedder),
                            resolve_model(settings.models.embedding_model), queries, not no_compare,
                            judged=ExtractiveWriter(embedder, judge=judge) if judge else None)
@@ -211,6 +212,37 @@ def bench_warm_command(passages: int):
     click.echo(json.dumps({"warm": found}))
 
 
+@click.command("bench-question")
+@click.option("--questions", "source", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              default=Path("data/eval/wiki-asked/queries.jsonl"), show_default=True,
+              help="The questions asked (a BEIR queries.jsonl, or one a line).")
+@click.option("--limit", default=60, show_default=True, help="Ask only the first this many.")
+@with_appcontext
+def bench_question_command(source: Path, limit: int):
+    """CPU per question and where it goes, the judge in torch and in ONNX Runtime, and how their answers agree
+    (benchmarks/bench_question.py); the last line is JSON."""
+    from flask import current_app
+
+    from benchmarks.bench_question import compare
+    from benchmarks.load import read_questions
+
+    questions = read_questions(source)[:limit]
+    if not questions:
+        raise click.BadParameter(f"{source} holds no questions", param_hint="--questions")
+    loading = current_app.extensions["rag"]
+    loading.load()
+    figures = compare(loading.services.pipeline, questions)
+    for runtime in ("torch", "onnx"):
+        if runtime in figures:
+            run = figures[runtime]
+            click.echo(f"{runtime}: {run['cpu_ms_per_question']} ms of CPU a question (" + ", ".join(
+                f"{name} {ms}" for name, ms in run["cpu_ms_by_part"].items()) + f"), wall p50 {run['wall_p50_ms']} ms")
+    if "agreement" in figures:
+        click.echo(f"the same decision on {figures['agreement']['decisions']:.1%} of {len(questions)} questions, "
+                   f"the same answer on {figures['agreement']['answers']:.1%}")
+    click.echo(json.dumps({"question": figures}))
+
+
 @click.command("bench-servers")
 @click.option("--clients", default=8, show_default=True, help="Clients asking at once, split between the servers.")
 @click.option("--seconds", default=60.0, show_default=True, help="How long each run loads its servers.")
@@ -234,4 +266,5 @@ def bench_servers_command(clients: int, seconds: float, source: Path):
     click.echo(json.dumps(figures))
 
 
-commands = [bench_command, bench_ingest_command, bench_warm_command, bench_servers_command, load_command]
+commands = [bench_command, bench_ingest_command, bench_warm_command, bench_question_command, bench_servers_command,
+            load_command]

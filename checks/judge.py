@@ -17,6 +17,7 @@ import numpy as np
 
 from hebrew.normal import for_models
 from search.compute import turn
+from search.runtime import Exported, chosen
 from search.embedding import resolve_model
 from checks.decision import Decision
 
@@ -31,9 +32,10 @@ def pair_text(heading: str, sentence: str) -> str:
     return f"{heading}: {sentence}" if heading else sentence
 
 
-def build_model(base: str, layers: int, trained_layers: int):
+def build_model(base: str, layers: int, trained_layers: int, span: bool = False):
     """The judge: the base's embeddings and first `layers` layers, the top `trained_layers` of them trainable,
-    the rest frozen, and a head on the mean of the pair's token states."""
+    the rest frozen, and a head on the mean of the pair's token states; span: also a head that marks the answer's
+    first and last token in the sentence, SQuAD 2.0 style (the first token, where none answers)."""
     import torch
     from transformers import AutoModel
 
@@ -47,6 +49,7 @@ def build_model(base: str, layers: int, trained_layers: int):
             self.frozen = layers - trained_layers
             self.dropout = torch.nn.Dropout(0.1)
             self.head = torch.nn.Linear(encoder.config.hidden_size, 1)
+            self.span = torch.nn.Linear(encoder.config.hidden_size, 2) if span else None
 
         @staticmethod
         def additive(mask):
@@ -55,20 +58,35 @@ def build_model(base: str, layers: int, trained_layers: int):
 
         def lower(self, input_ids, attention_mask):
             """The token states after the frozen layers (what training computes once per pair)."""
-            states = self.embeddings(input_ids=input_ids)
+            return self.frozen_layers(self.embeddings(input_ids=input_ids), attention_mask)
+
+        def frozen_layers(self, states, attention_mask):
+            """The token states after the frozen layers, from the embeddings' output."""
             mask = self.additive(attention_mask)
             for layer in self.layers[:self.frozen]:
                 states = layer(states, attention_mask=mask)
             return states
 
-        def upper(self, states, attention_mask):
-            """The logit from the frozen layers' states: the trained layers, mean pooling and the head."""
+        def through(self, states, attention_mask):
+            """The logit from the embeddings' output: every layer, pooling and the head (what a runtime runs)."""
+            return self.upper(self.frozen_layers(states, attention_mask), attention_mask)
+
+        def top(self, states, attention_mask):
+            """The token states after the trained layers, from the frozen layers' states."""
             mask = self.additive(attention_mask)
             for layer in self.layers[self.frozen:]:
                 states = layer(states, attention_mask=mask)
+            return states
+
+        def pooled_logit(self, states, attention_mask):
+            """The logit from the top token states: mean pooling and the head."""
             weights = attention_mask.unsqueeze(-1).to(states.dtype)
             pooled = (states * weights).sum(dim=1) / weights.sum(dim=1)
             return self.head(self.dropout(pooled)).squeeze(-1)
+
+        def upper(self, states, attention_mask):
+            """The logit from the frozen layers' states: the trained layers, mean pooling and the head."""
+            return self.pooled_logit(self.top(states, attention_mask), attention_mask)
 
         def forward(self, input_ids, attention_mask, **_):
             return self.upper(self.lower(input_ids, attention_mask), attention_mask)
@@ -76,7 +94,7 @@ def build_model(base: str, layers: int, trained_layers: int):
     encoder = AutoModel.from_pretrained(resolve_model(base), dtype=torch.float32, attn_implementation="eager")
     model = Judge(encoder)
     for name, parameter in model.named_parameters():
-        parameter.requires_grad = name.startswith("head.") or (
+        parameter.requires_grad = name.startswith(("head.", "span.")) or (
             name.startswith("layers.") and int(name.split(".")[1]) >= model.frozen)
     return model
 
@@ -89,7 +107,7 @@ def trained_state(model) -> dict:
 class AnswerabilityJudge:
     """Scores (question, sentence) pairs: the probability that the sentence answers the question."""
 
-    def __init__(self, model, tokenizer, card: dict, folder: Path):
+    def __init__(self, model, tokenizer, card: dict, folder: Path, runtime: str = "torch"):
         self.model = model
         self.tokenizer = tokenizer
         self.card = card
@@ -97,10 +115,33 @@ class AnswerabilityJudge:
         self.threshold = float(card["threshold"])  # from this probability up, a sentence answers
         self.max_length = int(card["max_length"])
         self.decision = Decision.load(self.folder)  # answer or decline from all a look's signals, when fitted
+        self.runtime = chosen(runtime)
+        self.exported = self._export() if self.runtime == "onnx" else None  # the layers, run by ONNX Runtime
+
+    def _export(self):
+        """The judge's layers, pooling and head, from the embeddings' output, as an ONNX Runtime session."""
+        import torch
+
+        class Through(torch.nn.Module):
+            def __init__(self, judge):
+                super().__init__()
+                self.judge = judge
+
+            def forward(self, states, mask):
+                return self.judge.through(states, mask)
+
+        sample = self.tokenizer(["a question"] * 2, ["a sentence that answers it", "another"], padding=True,
+                                return_tensors="pt")
+        with torch.no_grad():
+            states = self.model.embeddings(input_ids=sample["input_ids"])
+        axes = {0: "batch", 1: "tokens"}
+        return Exported(Through(self.model), {"states": states, "mask": sample["attention_mask"]},
+                        {"states": axes, "mask": axes})
 
     @classmethod
-    def load(cls, folder: Path = DEFAULT_FOLDER) -> "AnswerabilityJudge":
-        """Load the judge saved in folder: its base encoder from the base's package, then the trained weights."""
+    def load(cls, folder: Path = DEFAULT_FOLDER, runtime: str = "torch") -> "AnswerabilityJudge":
+        """Load the judge saved in folder: its base encoder from the base's package, then the trained weights;
+        runtime "onnx": its layers run by ONNX Runtime (search/runtime.py)."""
         import torch
         from safetensors.torch import load_file
         from transformers import AutoTokenizer
@@ -110,7 +151,7 @@ class AnswerabilityJudge:
         if not card_path.exists():
             raise FileNotFoundError(f"{folder}/judge.json not found; train the judge with `flask --app app train-judge`")
         card = json.loads(card_path.read_text())
-        model = build_model(card["base"], card["layers"], card["trained_layers"])
+        model = build_model(card["base"], card["layers"], card["trained_layers"], span=bool(card.get("span")))
         state = load_file(str(folder / "model.safetensors"))
         missing = set(trained_state(model)) - set(state)
         if missing:
@@ -118,11 +159,11 @@ class AnswerabilityJudge:
         model.load_state_dict({k: v.to(torch.float32) for k, v in state.items()}, strict=False)
         model.eval()
         log.info("loaded the answerability judge from %s (base %s)", folder, card["base"])
-        return cls(model, AutoTokenizer.from_pretrained(resolve_model(card["base"])), card, folder)
+        return cls(model, AutoTokenizer.from_pretrained(resolve_model(card["base"])), card, folder, runtime)
 
     def describe(self) -> dict:
         """What /api/health says of the judge."""
-        return {"path": str(self.folder), "base": self.card["base"], "threshold": self.threshold,
+        return {"path": str(self.folder), "base": self.card["base"], "threshold": self.threshold, "runtime": self.runtime,
                 "trained_on": self.card.get("training_sets"),
                 "decision": {"threshold": self.decision.threshold} if self.decision else None}
 
@@ -139,5 +180,10 @@ class AnswerabilityJudge:
                 batch = self.tokenizer([for_models(question)] * len(chunk), chunk, padding=True, truncation="longest_first",
                                        max_length=self.max_length, return_tensors="pt")
                 with turn():  # search/compute.py
-                    out.append(torch.sigmoid(self.model(**batch)).numpy())
-        return np.concatenate(out).astype(np.float64)
+                    if self.exported is None:
+                        out.append(torch.sigmoid(self.model(**batch)).numpy().astype(np.float64))
+                        continue
+                    states = self.model.embeddings(input_ids=batch["input_ids"]).numpy()
+                    logits = self.exported(states=states, mask=batch["attention_mask"].numpy())
+                    out.append(1.0 / (1.0 + np.exp(-logits.astype(np.float64))))
+        return np.concatenate(out)

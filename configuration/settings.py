@@ -42,6 +42,11 @@ class ModelSettings:
     embedding_model: str = setting("EMBEDDING_MODEL", "sentence-transformers/all-MiniLM-L6-v2")
     reranker_model: str = setting("RERANKER_MODEL", "")  # no pretrained cross-encoder installs offline: off
     torch_threads: int = setting("TORCH_THREADS", 0)  # a model call's threads; 0: every core, calls taking turns
+    runtime: str = setting("MODEL_RUNTIME", "onnx")  # what runs the judge's layers: "onnx" (ONNX Runtime) or "torch"
+
+    def __post_init__(self):
+        if self.runtime not in ("onnx", "torch"):
+            raise ValueError(f"the setting MODEL_RUNTIME is onnx or torch, not {self.runtime!r}")
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ def _build_library(path: Path) -> None:
     started = time.perf_counter()
     docs = corpus.read_corpus(path)
     click.echo(f"Indexing {len(docs):,} documents from {path} into {settings.library.dir}/ ...")
-    embedder = Embedder.load(settings.models.embedding_model)
+    embedder = Embedder.load(settings.models.embedding_model, settings.models.runtime)
     if uses_postgres(settings):
         built, changed = corpus.update(open_library(settings, embedder), docs, settings.library.max_chars,
                                        settings.library.overlap_chars, progress=True)
@@ -89,7 +89,8 @@ def ingest(paths, questions, **metadata):
     from search.embedding import Embedder
 
     settings = current()
-    library = open_library(settings, Embedder.load(settings.models.embedding_model), create=not uses_postgres(settings))
+    embedder = Embedder.load(settings.models.embedding_model, settings.models.runtime)
+    library = open_library(settings, embedder, create=not uses_postgres(settings))
     library.reembed(progress=True)  # passages embedded from another form of text (search/reembed.py)
     # each job warms its passages' sentence vectors before it is done: the library is warm when built
     ingestor = Ingestor(library, warmer=Warmer(library, current_app.extensions["sentence_forms"]))
@@ -146,7 +147,8 @@ def add_questions(path: Path, document: str | None):
     from search.embedding import Embedder
 
     settings = current()
-    _add_questions(open_library(settings, Embedder.load(settings.models.embedding_model)), path, document)
+    embedder = Embedder.load(settings.models.embedding_model, settings.models.runtime)
+    _add_questions(open_library(settings, embedder), path, document)
 
 
 @click.command("ingest-worker")
@@ -159,7 +161,7 @@ def ingest_worker(once: bool):
     from search.embedding import Embedder
 
     settings = current()
-    library = open_library(settings, Embedder.load(settings.models.embedding_model))
+    library = open_library(settings, Embedder.load(settings.models.embedding_model, settings.models.runtime))
     ingestor = Ingestor(library, warmer=Warmer(library, current_app.extensions["sentence_forms"]))
     ingestor.library.reembed(progress=True)  # passages embedded from another form of text (search/reembed.py)
     click.echo(f"Ingest worker {os.getpid()} on {'PostgreSQL' if uses_postgres(settings) else settings.library.dir}; "
@@ -182,7 +184,7 @@ def warm():
     from search.embedding import Embedder
 
     settings = current()
-    _warm(open_library(settings, Embedder.load(settings.models.embedding_model)))
+    _warm(open_library(settings, Embedder.load(settings.models.embedding_model, settings.models.runtime)))
 
 
 commands = [ingest_default, ingest_corpus, ingest, add_questions, ingest_worker, warm]

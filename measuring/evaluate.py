@@ -166,7 +166,7 @@ def evaluate_set(settings, folder: Path, mode=None, limit=None, seed=0, split="t
             raise ValueError(f"{folder.name} marks no question of the {half!r} half; --half needs a set that has halves")
     queries = sample(queries, qrels, limit, seed)
     answerable, not_held = [q for q in queries if q["answerable"]], [q for q in queries if not q["answerable"]]
-    embedder = Embedder.load(settings.models.embedding_model)
+    embedder = Embedder.load(settings.models.embedding_model, settings.models.runtime)
     bm25_only = mode == "bm25" and not (answers or unanswerable)  # nothing reads the vectors: embed nothing
     indexed_with = NoVectors(embedder.dim) if bm25_only else embedder
     if library_dir:

@@ -29,7 +29,7 @@ def _database():
 def _embedder():
     from search.embedding import Embedder
 
-    return Embedder.load(current().models.embedding_model)
+    return Embedder.load(current().models.embedding_model, current().models.runtime)
 
 
 @db_commands.command("upgrade")

@@ -13,6 +13,7 @@ import torch
 from torch import nn
 
 from search.compute import turn
+from search.runtime import accelerate
 
 log = logging.getLogger(__name__)
 
@@ -95,8 +96,9 @@ class QueryClassifier(nn.Module):
             torch.save(state, folder / "pytorch_model.bin")
 
     @classmethod
-    def load(cls, folder: Path, encoder: str | None = None) -> "QueryClassifier":
-        """Load from folder: model.safetensors if present, else pytorch_model.bin."""
+    def load(cls, folder: Path, encoder: str | None = None, runtime: str = "torch") -> "QueryClassifier":
+        """Load from folder: model.safetensors if present, else pytorch_model.bin; runtime "onnx": the encoder's
+        layers run in ONNX Runtime (search/runtime.py)."""
         folder = Path(folder)
         config_path = folder / "config.json"
         if not config_path.exists():
@@ -119,5 +121,6 @@ class QueryClassifier(nn.Module):
         if unexpected or any(k.startswith("classifier.") for k in missing) or (missing and not config["frozen_encoder"]):
             raise ValueError(f"{folder}/ does not hold weights for this classifier (missing {missing[:3]}, unexpected {unexpected[:3]})")
         model.eval()
+        accelerate(model.encoder, runtime)
         log.info("loaded query classifier from %s (encoder %s)", folder, model.encoder_name)
         return model

@@ -19,6 +19,7 @@ import numpy as np
 from hebrew.normal import MODEL_FORM, for_models
 from search.compute import turn
 from search.embedders import INT8, settings
+from search.runtime import accelerate
 
 log = logging.getLogger(__name__)
 
@@ -96,17 +97,22 @@ class Embedder:
         self.name = name
         self.revision = revision  # which training of a model trained here (weights_revision); None for the others
         self.dim = model.get_embedding_dimension()
+        self.runtime = "torch"  # or "onnx": what runs its layers (load)
         # the last questions' vectors: search, the writer and its second look each read the question's
         self._asked: OrderedDict[str, np.ndarray] = OrderedDict()
 
     @classmethod
-    def load(cls, name: str) -> "Embedder":
-        """Load the sentence-transformers model `name` (id or path)."""
+    def load(cls, name: str, runtime: str = "torch") -> "Embedder":
+        """Load the sentence-transformers model `name` (id or path); runtime "onnx": its layers run in ONNX Runtime
+        (search/runtime.py; an int8 one stays in torch)."""
         log.info("loading embedder %s", name)
         row = settings(name)
         prompts = row.prompts  # copies from a hub do not always carry them in their config
         model = load_sentence_transformer(name, **({"prompts": prompts} if prompts else {}))
-        return cls(in_int8(model) if row.int8 else model, name, weights_revision(resolve_model(name)))
+        embedder = cls(in_int8(model) if row.int8 else model, name, weights_revision(resolve_model(name)))
+        if not row.int8 and accelerate(model[0].auto_model, runtime):
+            embedder.runtime = "onnx"
+        return embedder
 
     def embed(self, texts: list[str], batch_size: int = 32, progress: bool = False, role: str = "passage") -> np.ndarray:
         """Vectors of texts, float32, one row each, unit length; role "query" for questions, "passage" for the rest.
@@ -136,6 +142,11 @@ class Embedder:
             while len(self._asked) > ASKED_KEPT:
                 self._asked.popitem(last=False)
         return vector
+
+    def forget(self) -> None:
+        """Drop the remembered questions' vectors (a benchmark that measures embedding them)."""
+        with ASKED_LOCK:
+            self._asked.clear()
 
     def embed_passages(self, texts: list[str], batch_size: int = 32, progress: bool = False) -> np.ndarray:
         """Vectors of the texts searched (E5 reads them after "passage: ")."""

@@ -20,5 +20,6 @@ judge_data.py        the judge's training and calibration pairs from QA sets (sq
 judge_mining.py      negatives like the offline writer's mistakes, mined with our own search
 judge_lessons.py     pairs from the lessons the team wrote (data/judge-lessons/) and the questions beside every seif
 train_judge.py       the answerability judge on those pairs
+judge_span.py        a span head beside the judge's yes/no one (a try): its targets, loss and held-out scores
 train_decision.py    the decision to answer or decline, fitted on recorded looks
 """

@@ -41,6 +41,7 @@ class Pair:
     text: str  # the sentence under its heading, as the judge reads it (judge.pair_text)
     label: float
     split: str
+    answer: str = ""  # a positive's gold answer as its sentence holds it, where known (the span head's target)
 
 
 def holds_answer(sentence: str, answers: list[str]) -> bool:
@@ -89,10 +90,11 @@ def pairs(folder: Path, same: int = 2, other: int = 2, other_docs: int = 3, seed
             continue
         split = "train" if whole else split_of[doc.title]
 
-        def pair(title: str, sentence: str, label: float) -> Pair:
-            return Pair(query["id"], query["text"], pair_text(title, sentence), label, split)
+        def pair(title: str, sentence: str, label: float, answer: str = "") -> Pair:
+            return Pair(query["id"], query["text"], pair_text(title, sentence), label, split, answer)
 
-        out.append(pair(doc.title, positives[0], 0.0 if trap else 1.0))
+        held = "" if trap else next(a.strip() for a in answers if a.strip() and holds_answer(positives[0], [a]))
+        out.append(pair(doc.title, positives[0], 0.0 if trap else 1.0, held))
         out += [pair(doc.title, s, 0.0) for s in hardest(query["text"], [s for s in sentences if s not in positives], same)]
         if miner is not None and split == "train":  # measured splits keep the pairs they always had
             leave_out = {f"{folder.name}/{docs[i].id}" for i in gold}

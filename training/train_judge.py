@@ -18,6 +18,7 @@ import numpy as np
 from training.judge_data import Pair, pairs
 from search.embedders import E5
 from checks.judge import build_model, trained_state
+from training import judge_span
 
 log = logging.getLogger(__name__)
 
@@ -83,22 +84,24 @@ def figures(scored: list[tuple[Pair, float]]) -> dict:
 
 
 def encode(tokenizer, batch: list[Pair], max_length: int) -> dict:
-    """A batch of pairs as the tokenizer gives them to the judge."""
+    """A batch of pairs as the tokenizer gives them to the judge (with each token's characters, for the span head)."""
     return tokenizer([p.question for p in batch], [p.text for p in batch], padding=True, truncation="longest_first",
-                     max_length=max_length, return_tensors="pt")
+                     max_length=max_length, return_tensors="pt", return_offsets_mapping=True)
 
 
 def train(sets: list[Path], out: Path, layers: int = 6, trained_layers: int = 2, max_length: int = 128,
           epochs: int = 2, batch_size: int = 32, lr: float = 5e-5, head_lr: float = 1e-3, seed: int = 0,
           limit: int | None = None, miner=None, same: int = 2, extra: list[Pair] = (),
-          extra_held: dict[str, list[Pair]] | None = None, start: Path | None = None, base: str = E5) -> dict:
+          extra_held: dict[str, list[Pair]] | None = None, start: Path | None = None, base: str = E5,
+          span_weight: float = 0.0) -> dict:
     """Train the judge on the sets' train splits (and extra pairs: the lessons the team wrote), save it to out, and
     return its card; extra_held are held-out pairs reported beside the sets' (the lessons of the unseen third).
 
     The frozen lower layers' states of every training pair are computed once and kept (fp16), so each epoch
     runs only the trained upper layers. start: a judge folder of the same shape whose trained layers and head the
     training starts from (a judge taught more, not taught again). base: the encoder under it (a BERT-shaped one:
-    multilingual-e5-small, or all-MiniLM-L6-v2 for an English judge).
+    multilingual-e5-small, or all-MiniLM-L6-v2 for an English judge). span_weight: above 0, a span head is trained
+    beside the yes/no head, its loss weighted so (training/judge_span.py).
     """
     import torch
     from safetensors.torch import save_file
@@ -112,7 +115,7 @@ def train(sets: list[Path], out: Path, layers: int = 6, trained_layers: int = 2,
     random.Random(seed).shuffle(training)
     training = training[:limit] if limit else training
     tokenizer = AutoTokenizer.from_pretrained(resolve_model(base))
-    model = build_model(base, layers, trained_layers)
+    model = build_model(base, layers, trained_layers, span=span_weight > 0)
     if start is not None:
         from safetensors.torch import load_file
 
@@ -125,11 +128,14 @@ def train(sets: list[Path], out: Path, layers: int = 6, trained_layers: int = 2,
         for step in range(0, len(training), batch_size):
             batch = training[step:step + batch_size]
             encoded = encode(tokenizer, batch, max_length)
+            starts, ends = judge_span.targets(encoded, batch)
             batches.append((model.lower(encoded["input_ids"], encoded["attention_mask"]).half(),
-                            encoded["attention_mask"], torch.tensor([p.label for p in batch])))
+                            encoded["attention_mask"], torch.tensor([p.label for p in batch]),
+                            judge_span.allowed(encoded, encoded["input_ids"].shape[1]), torch.tensor(starts),
+                            torch.tensor(ends)))
     log.info("lower layers of %d pairs in %.0f s", len(training), time.perf_counter() - started)
-    head = list(model.head.parameters())
-    body = [p for n, p in model.named_parameters() if p.requires_grad and not n.startswith("head.")]
+    head = [p for n, p in model.named_parameters() if n.startswith(("head.", "span."))]
+    body = [p for n, p in model.named_parameters() if p.requires_grad and not n.startswith(("head.", "span."))]
     optimizer = torch.optim.AdamW([{"params": body, "lr": lr}, {"params": head, "lr": head_lr}], weight_decay=0.01)
     steps = epochs * len(batches)
     schedule = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda s: min(1.0, (s + 1) / (0.06 * steps)) * max(0.0, 1 - s / steps))
@@ -138,8 +144,11 @@ def train(sets: list[Path], out: Path, layers: int = 6, trained_layers: int = 2,
     model.train()
     rng = random.Random(seed)
     for epoch in range(epochs):
-        for step, (states, mask, labels) in enumerate(rng.sample(batches, len(batches))):
-            loss = loss_fn(model.upper(states.float(), mask), labels)
+        for step, (states, mask, labels, allowed, starts, ends) in enumerate(rng.sample(batches, len(batches))):
+            top = model.top(states.float(), mask)
+            loss = loss_fn(model.pooled_logit(top, mask), labels)
+            if span_weight:
+                loss = loss + span_weight * judge_span.loss(model, top, allowed, starts, ends)
             loss.backward()
             torch.nn.utils.clip_grad_norm_(body + head, 1.0)
             optimizer.step()
@@ -159,7 +168,7 @@ def train(sets: list[Path], out: Path, layers: int = 6, trained_layers: int = 2,
         "base": base, "layers": layers, "trained_layers": trained_layers, "max_length": max_length, "threshold": 0.5,
         "threshold_source": "untuned; run calibrate-judge", "training_sets": [f.name for f in sets],
         "pairs": len(training), "positives": int(positives), "questions": len({p.query_id for p in training}),
-        "mined": miner is not None, "same_paragraph_negatives": same, "written_pairs": len(extra), "epochs": epochs, "lr": lr, "head_lr": head_lr, "batch_size": batch_size, "train_minutes": minutes,
+        "mined": miner is not None, **({"span": True, "span_weight": span_weight} if span_weight else {}), "same_paragraph_negatives": same, "written_pairs": len(extra), "epochs": epochs, "lr": lr, "head_lr": head_lr, "batch_size": batch_size, "train_minutes": minutes,
         **({"started_from": str(start)} if start is not None else {}),
         "threads": torch.get_num_threads(), "held_out": held_out,
     }
@@ -176,10 +185,19 @@ def held_out_figures(model, tokenizer, named: dict[str, list[Pair]], max_length:
         for name, chosen in named.items():
             if not chosen:
                 continue
-            scores = []
+            scores, spans = [], []
             for i in range(0, len(chosen), 64):
-                scores += torch.sigmoid(model(**encode(tokenizer, chosen[i:i + 64], max_length))).tolist()
+                encoded = encode(tokenizer, chosen[i:i + 64], max_length)
+                top = model.top(model.lower(encoded["input_ids"], encoded["attention_mask"]), encoded["attention_mask"])
+                logit = model.pooled_logit(top, encoded["attention_mask"])
+                scores += torch.sigmoid(logit).tolist()
+                if model.span is not None:
+                    span = judge_span.scores(model, top, judge_span.allowed(encoded, top.shape[1]))
+                    spans += list(zip(span.tolist(), logit.tolist()))
             out[name] = figures(list(zip(chosen, scores)))
+            if spans:  # the span head alone, and its score added to the yes/no logit
+                out[name]["span_auc"] = figures([(p, s) for p, (s, _) in zip(chosen, spans)])["auc"]
+                out[name]["both_auc"] = figures([(p, s + g) for p, (s, g) in zip(chosen, spans)])["auc"]
     return out
 
 

@@ -1,8 +1,8 @@
 """A model's layers run by ONNX Runtime: the same weights as torch's, about half the CPU on this machine's cores.
 
 Torch runs a small encoder op by op; ONNX Runtime fuses attention, GELU and layer norm and plans the graph once.
-A model is exported when it loads, in memory (under a second for the judge's six layers), and a session runs it
-on the threads torch was given (search/compute.py), without spinning between calls: an idle thread would burn a
+A model is exported when it loads, in memory (under a second for the judge's six layers), and a session made at
+its first call runs it on the threads torch was given (search/compute.py), without spinning between calls: an idle thread would burn a
 core another question needs. The scores agree with torch's to about 1e-6 (tests/search/test_runtime.py).
 MODEL_RUNTIME=torch keeps torch; so does a machine without onnxruntime, with a warning.
 `accelerate` puts the same in place inside a Hugging Face encoder (the embedder's, the classifier's): its forward
@@ -12,6 +12,7 @@ Does not: tokenize, look up embeddings (a gather: torch does it) or take turns (
 """
 import io
 import logging
+import threading
 import warnings
 
 import numpy as np
@@ -38,7 +39,6 @@ class Exported:
     """A torch module exported to ONNX and run by an ONNX Runtime session; called with numpy arrays by name."""
 
     def __init__(self, module, inputs: dict, dynamic: dict[str, dict[int, str]]):
-        import onnxruntime
         import torch
 
         graph = io.BytesIO()
@@ -47,16 +47,29 @@ class Exported:
             torch.onnx.export(module.eval(), tuple(inputs.values()), graph, input_names=list(inputs),
                               output_names=["out"], dynamic_axes={**dynamic, "out": {0: "batch"}}, opset_version=17,
                               dynamo=False)
-        options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = torch.get_num_threads()
-        options.inter_op_num_threads = 1
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
+        self.graph = graph.getvalue()
         self.names = list(inputs)
-        self.session = onnxruntime.InferenceSession(graph.getvalue(), options, providers=["CPUExecutionProvider"])
+        self.session = None  # made at the first call: by then the server has set torch's threads (compute.configure)
+        self.lock = threading.Lock()
 
     def __call__(self, **arrays: np.ndarray) -> np.ndarray:
-        return self.session.run(None, {name: arrays[name] for name in self.names})[0]
+        return self.started().run(None, {name: arrays[name] for name in self.names})[0]
+
+    def started(self):
+        """The session, made once, on as many threads as torch's."""
+        import onnxruntime
+        import torch
+
+        with self.lock:
+            if self.session is None:
+                options = onnxruntime.SessionOptions()
+                options.intra_op_num_threads = torch.get_num_threads()
+                options.inter_op_num_threads = 1
+                options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+                options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
+                self.session = onnxruntime.InferenceSession(self.graph, options, providers=["CPUExecutionProvider"])
+                self.graph = None
+            return self.session
 
 
 def bert_shaped(encoder) -> bool:

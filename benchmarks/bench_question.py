@@ -1,6 +1,6 @@
 """What one question costs in CPU, and where it goes: the real pipeline over the configured library, in this
 process, one question at a time, with the models' layers (the classifier's, the embedder's, the judge's) in torch and then in ONNX Runtime
-(search/runtime.py), as MODEL_RUNTIME=onnx runs them.
+(search/runtime.py), as MODEL_RUNTIME=onnx runs them, each on the threads a server gives it.
 
 Per runtime: the process's CPU per question (every thread's, read by time.process_time) and its wall p50, and the
 CPU of each model call (the classifier, the embedder, the judge) and of the rest. Then how the two runtimes' answers
@@ -11,6 +11,7 @@ Does not: serve HTTP (`load` measures a server) or change the library (the inges
 import statistics
 import time
 
+from search.compute import configure
 from search.runtime import switch
 
 
@@ -70,13 +71,15 @@ def encoders(pipeline) -> list:
     return [pipeline.classifier.encoder, pipeline.retriever.embedder.model[0].auto_model]
 
 
-def compare(pipeline, questions: list[str], warm_up: int = 5) -> dict:
-    """Each runtime's figures over the questions, and how their answers agree."""
+def compare(pipeline, questions: list[str], warm_up: int = 5, threads: int = 0) -> dict:
+    """Each runtime's figures over the questions, and how their answers agree; threads: TORCH_THREADS, which each
+    runtime reads as a server does (search/compute.py: 0 is every core in torch, one in ONNX Runtime)."""
     judge = judge_of(pipeline)
     exported = judge.exported if judge is not None else None
     accelerated = exported is not None or any(hasattr(e, "onnx_forward") for e in encoders(pipeline))
     figures, answers = {}, {}
     for runtime in ("torch", "onnx") if accelerated else ("torch",):  # onnx: only what MODEL_RUNTIME made so
+        used = configure(threads, runtime)  # before the first onnx call, which makes the sessions on these threads
         if judge is not None:
             judge.exported = exported if runtime == "onnx" else None
         for encoder in encoders(pipeline):
@@ -85,6 +88,7 @@ def compare(pipeline, questions: list[str], warm_up: int = 5) -> dict:
             pipeline.ask(question)
         pipeline.retriever.embedder.forget()  # each runtime embeds the questions itself
         figures[runtime], answers[runtime] = asked(pipeline, questions)
+        figures[runtime]["threads_a_call"] = used
     if len(answers) == 2:
         pairs = list(zip(answers["torch"], answers["onnx"]))
         figures["agreement"] = {"decisions": round(sum(a[0] == b[0] for a, b in pairs) / len(pairs), 4),

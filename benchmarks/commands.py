@@ -231,12 +231,13 @@ def bench_question_command(source: Path, limit: int):
         raise click.BadParameter(f"{source} holds no questions", param_hint="--questions")
     loading = current_app.extensions["rag"]
     loading.load()
-    figures = compare(loading.services.pipeline, questions)
+    figures = compare(loading.services.pipeline, questions, threads=current().models.torch_threads)
     for runtime in ("torch", "onnx"):
         if runtime in figures:
             run = figures[runtime]
             click.echo(f"{runtime}: {run['cpu_ms_per_question']} ms of CPU a question (" + ", ".join(
-                f"{name} {ms}" for name, ms in run["cpu_ms_by_part"].items()) + f"), wall p50 {run['wall_p50_ms']} ms")
+                f"{name} {ms}" for name, ms in run["cpu_ms_by_part"].items()) + f"), wall p50 {run['wall_p50_ms']} ms, "
+                f"{run['threads_a_call']} thread(s) a model call")
     if "agreement" in figures:
         click.echo(f"the same decision on {figures['agreement']['decisions']:.1%} of {len(questions)} questions, "
                    f"the same answer on {figures['agreement']['answers']:.1%}")

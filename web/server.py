@@ -83,7 +83,8 @@ def serve(host, port, threads, connection_limit, channel_timeout):
     """Load the models and the library, then serve the API and the page."""
     app = current_app._get_current_object()
     refuse_without_users(app, host)
-    torch_threads = compute.configure(app.extensions["settings"].models.torch_threads)
+    models = app.extensions["settings"].models
+    torch_threads = compute.configure(models.torch_threads, models.runtime)
     loader = app.extensions["rag"]
     if loader.services is None:
         loader.load()

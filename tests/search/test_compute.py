@@ -66,3 +66,9 @@ def test_the_judge_waits_for_its_turn(restore_threads):
     waited = time.perf_counter() - asked
     holder.join()
     assert waited >= 0.4  # it began only when the other call let go of the models
+
+
+def test_in_onnx_runtime_no_threads_chosen_means_one_a_call_side_by_side(restore_threads):
+    assert compute.configure(0, "onnx") == 1 and torch.get_num_threads() == 1
+    assert overlapping() > 1
+    assert compute.configure(2, "onnx") == 2 and overlapping() == 1  # a number given is kept

@@ -32,6 +32,8 @@ def test_onnx_scores_as_torch_does_at_every_size(judges):
     long = ["Ocean: " + "the trench runs deep and far " * 60]  # cut at the judge's max length
     assert abs(onnx_judge.score(QUESTION, long)[0] - torch_judge.score(QUESTION, long)[0]) < 1e-4
     assert onnx_judge.score(QUESTION, []).shape == (0,)
+    alone = [onnx_judge.score(QUESTION, [s])[0] for s in SENTENCES[:4]]  # read shortest first: the order is kept
+    assert np.abs(onnx_judge.score(QUESTION, SENTENCES[:4]) - alone).max() < 1e-4
 
 
 def test_the_setting_is_onnx_or_torch():

@@ -1,6 +1,6 @@
 """What one question costs in CPU, and where it goes: the real pipeline over the configured library, in this
-process, one question at a time, with the models' layers (the classifier's, the embedder's, the judge's) in torch and then in ONNX Runtime
-(search/runtime.py), as MODEL_RUNTIME=onnx runs them, each on the threads a server gives it.
+process, one question at a time, with the models' layers (the classifier's, the embedder's, the judge's) in torch
+and then in ONNX Runtime (search/runtime.py), as MODEL_RUNTIME=onnx runs them, each on the threads a server gives it.
 
 Per runtime: the process's CPU per question (every thread's, read by time.process_time) and its wall p50, and the
 CPU of each model call (the classifier, the embedder, the judge) and of the rest. Then how the two runtimes' answers

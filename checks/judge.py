@@ -163,8 +163,8 @@ class AnswerabilityJudge:
 
     def describe(self) -> dict:
         """What /api/health says of the judge."""
-        return {"path": str(self.folder), "base": self.card["base"], "threshold": self.threshold, "runtime": self.runtime,
-                "trained_on": self.card.get("training_sets"),
+        return {"path": str(self.folder), "base": self.card["base"], "threshold": self.threshold,
+                "runtime": self.runtime, "trained_on": self.card.get("training_sets"),
                 "decision": {"threshold": self.decision.threshold} if self.decision else None}
 
     def score(self, question: str, texts: list[str]) -> np.ndarray:
@@ -183,9 +183,9 @@ class AnswerabilityJudge:
         out = np.zeros(len(texts))
         with torch.inference_mode():
             for start in range(0, len(order), GROUP):
-                chosen = order[start:start + GROUP]
-                batch = self.tokenizer.pad({"input_ids": [encoded["input_ids"][i] for i in chosen],
-                                            "attention_mask": [encoded["attention_mask"][i] for i in chosen]},
+                group = order[start:start + GROUP]
+                batch = self.tokenizer.pad({"input_ids": [encoded["input_ids"][i] for i in group],
+                                            "attention_mask": [encoded["attention_mask"][i] for i in group]},
                                            return_tensors="pt")
                 with turn():  # search/compute.py
                     if self.exported is None:
@@ -193,5 +193,5 @@ class AnswerabilityJudge:
                     else:
                         states = self.model.embeddings(input_ids=batch["input_ids"]).numpy()
                         logits = self.exported(states=states, mask=batch["attention_mask"].numpy())
-                out[chosen] = 1.0 / (1.0 + np.exp(-logits.astype(np.float64)))
+                out[group] = 1.0 / (1.0 + np.exp(-logits.astype(np.float64)))
         return out

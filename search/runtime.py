@@ -1,9 +1,10 @@
-"""A model's layers run by ONNX Runtime: the same weights as torch's, about half the CPU on this machine's cores.
+"""A model's layers run by ONNX Runtime: the same weights as torch's, at less than half the CPU on this machine.
 
 Torch runs a small encoder op by op; ONNX Runtime fuses attention, GELU and layer norm and plans the graph once.
 A model is exported when it loads, in memory (under a second for the judge's six layers), and a session made at
-its first call runs it on the threads torch was given (search/compute.py), without spinning between calls: an idle thread would burn a
-core another question needs. The scores agree with torch's to about 1e-6 (tests/search/test_runtime.py).
+its first call runs it on the threads torch was given (search/compute.py), without spinning between calls: an idle
+thread would burn a core another question needs. The scores agree with torch's to about 1e-6
+(tests/search/test_runtime.py).
 MODEL_RUNTIME=torch keeps torch; so does a machine without onnxruntime, with a warning.
 `accelerate` puts the same in place inside a Hugging Face encoder (the embedder's, the classifier's): its forward
 looks up the embeddings in torch and runs its layers in a session, so whatever calls it (sentence-transformers'

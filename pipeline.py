@@ -90,7 +90,7 @@ class Pipeline:
             raise ValueError(f"GENERATOR={default!r} is not configured; available: {sorted(writers)} (set its API key)")
         verifier = Verifier(sentences, chosen.support_threshold)  # None: the embedder's own (search/embedders.py)
         info = {"classifier": {"path": str(models.classifier_dir), "encoder": classifier.encoder_name,
-                               "runtime": getattr(classifier.encoder, "runtime", "torch")},
+                               "runtime": getattr(getattr(classifier, "encoder", None), "runtime", "torch")},
                 "embedder": embedder.name, "embedder_runtime": getattr(embedder, "runtime", "torch"), "reranker": reranker.name if reranker else None,
                 "judge": judge.describe() if judge else None}
         return cls(classifier, Retriever(library, embedder, reranker, search),

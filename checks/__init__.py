@@ -3,6 +3,7 @@
 answer.py        AnswerCheck: invalid markers and unsupported claims removed, the judge's decline, the rabbi line
 verify.py        claims checked: valid number, verbatim quotes, support; uncited and unsupported removed
 judge.py         the answerability judge, a cross-encoder trained here
+judge_network.py its network: frozen and trained layers, the head, and the span head of a try
 decision.py      answer or decline, from all a look's signals
 agreement.py     whether a sentence agrees with the question's subject and slot
 sentences.py     the passages' sentences as they are read and checked, and what a question names

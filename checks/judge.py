@@ -39,60 +39,10 @@ def build_model(base: str, layers: int, trained_layers: int, span: bool = False)
     import torch
     from transformers import AutoModel
 
-    class Judge(torch.nn.Module):
-        """Embeddings -> frozen lower layers -> trained upper layers -> mean of token states -> one logit."""
-
-        def __init__(self, encoder):
-            super().__init__()
-            self.embeddings = encoder.embeddings
-            self.layers = torch.nn.ModuleList(encoder.encoder.layer[:layers])
-            self.frozen = layers - trained_layers
-            self.dropout = torch.nn.Dropout(0.1)
-            self.head = torch.nn.Linear(encoder.config.hidden_size, 1)
-            self.span = torch.nn.Linear(encoder.config.hidden_size, 2) if span else None
-
-        @staticmethod
-        def additive(mask):
-            """The attention mask as the layers add it: 0 where a token is, the lowest float where padding is."""
-            return (1.0 - mask[:, None, None, :].to(torch.float32)) * torch.finfo(torch.float32).min
-
-        def lower(self, input_ids, attention_mask):
-            """The token states after the frozen layers (what training computes once per pair)."""
-            return self.frozen_layers(self.embeddings(input_ids=input_ids), attention_mask)
-
-        def frozen_layers(self, states, attention_mask):
-            """The token states after the frozen layers, from the embeddings' output."""
-            mask = self.additive(attention_mask)
-            for layer in self.layers[:self.frozen]:
-                states = layer(states, attention_mask=mask)
-            return states
-
-        def through(self, states, attention_mask):
-            """The logit from the embeddings' output: every layer, pooling and the head (what a runtime runs)."""
-            return self.upper(self.frozen_layers(states, attention_mask), attention_mask)
-
-        def top(self, states, attention_mask):
-            """The token states after the trained layers, from the frozen layers' states."""
-            mask = self.additive(attention_mask)
-            for layer in self.layers[self.frozen:]:
-                states = layer(states, attention_mask=mask)
-            return states
-
-        def pooled_logit(self, states, attention_mask):
-            """The logit from the top token states: mean pooling and the head."""
-            weights = attention_mask.unsqueeze(-1).to(states.dtype)
-            pooled = (states * weights).sum(dim=1) / weights.sum(dim=1)
-            return self.head(self.dropout(pooled)).squeeze(-1)
-
-        def upper(self, states, attention_mask):
-            """The logit from the frozen layers' states: the trained layers, mean pooling and the head."""
-            return self.pooled_logit(self.top(states, attention_mask), attention_mask)
-
-        def forward(self, input_ids, attention_mask, **_):
-            return self.upper(self.lower(input_ids, attention_mask), attention_mask)
+    from checks.judge_network import Judge  # torch is imported with the judge, not with the app
 
     encoder = AutoModel.from_pretrained(resolve_model(base), dtype=torch.float32, attn_implementation="eager")
-    model = Judge(encoder)
+    model = Judge(encoder, layers, trained_layers, span)
     for name, parameter in model.named_parameters():
         parameter.requires_grad = name.startswith(("head.", "span.")) or (
             name.startswith("layers.") and int(name.split(".")[1]) >= model.frozen)

@@ -99,7 +99,8 @@ def test_the_pipeline_searches_for_the_readers_community(tmp_path):
 def test_pipeline_load_reads_community_boost(tmp_path, monkeypatch, setting):
     from question import classifier
 
-    monkeypatch.setattr(classifier.QueryClassifier, "load", classmethod(lambda cls, path: FakeClassifier()))
+    monkeypatch.setattr(classifier.QueryClassifier, "load",
+                        classmethod(lambda cls, path, runtime="torch": FakeClassifier()))
     library = build(Backend("embedded", tmp_path / "lib"), FakeEmbedder())
     config = {**DEFAULTS, "JUDGE_DIR": "", "GEMINI_API_KEY": "", "ANTHROPIC_API_KEY": "", "OPENAI_BASE_URL": "",
               "GENERATOR": "offline", "COMMUNITY_BOOST": setting}

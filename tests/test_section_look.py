@@ -69,7 +69,8 @@ def test_pipeline_load_reads_section_weight(tmp_path, monkeypatch, setting):
     from pg import Backend
     from question import classifier
 
-    monkeypatch.setattr(classifier.QueryClassifier, "load", classmethod(lambda cls, path: FakeClassifier()))
+    monkeypatch.setattr(classifier.QueryClassifier, "load",
+                        classmethod(lambda cls, path, runtime="torch": FakeClassifier()))
     library = build(Backend("embedded", tmp_path / "lib"), FakeEmbedder())
     config = {**DEFAULTS, "JUDGE_DIR": "", "GEMINI_API_KEY": "", "ANTHROPIC_API_KEY": "", "OPENAI_BASE_URL": "",
               "GENERATOR": "offline", "SECTION_WEIGHT": setting}

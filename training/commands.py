@@ -76,9 +76,11 @@ def train_reranker(sets, base, out, queries, negatives, random_negatives, lr, la
               help="Only the lessons in this language (repeatable; default: all).")
 @click.option("--span-weight", default=0.0, show_default=True,
               help="Above 0: also train a span head that marks the answer in the sentence, its loss weighted so.")
+@click.option("--seed", default=0, show_default=True,
+              help="Which pairs --limit draws, their order and the paragraph negatives (another seed: another sample).")
 @with_appcontext
 def train_judge(sets, out, layers, trained_layers, epochs, same, mine, limit, lessons, seif_questions, start, lr,
-                base, languages, span_weight):
+                base, languages, span_weight, seed):
     """Train the answerability judge on QA pairs; prints its card as JSON."""
     from training.judge_lessons import written
     from training.judge_mining import Miner
@@ -88,7 +90,8 @@ def train_judge(sets, out, layers, trained_layers, epochs, same, mine, limit, le
     miner = Miner.over(current(), list(sets)) if mine else None
     click.echo(json.dumps(train(list(sets), out, layers=layers, trained_layers=trained_layers, epochs=epochs,
                                  limit=limit, miner=miner, same=same, extra=extra, extra_held=held, start=start,
-                                 lr=lr, head_lr=20 * lr, base=base, span_weight=span_weight), indent=2))
+                                 lr=lr, head_lr=20 * lr, base=base, span_weight=span_weight, seed=seed),
+                           indent=2))
 
 
 @click.command("judge-figures")

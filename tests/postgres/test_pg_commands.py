@@ -20,7 +20,7 @@ from storage.history import History
 
 
 def cli_app(pg_server, schema, monkeypatch, tmp_path):
-    monkeypatch.setattr("search.embedding.Embedder.load", staticmethod(lambda name: FakeEmbedder()))
+    monkeypatch.setattr("search.embedding.Embedder.load", staticmethod(lambda name, runtime="torch": FakeEmbedder()))
     return create_app({"TESTING": True, "DATABASE_URL": pg_server.get_uri(), "DATABASE_SCHEMA": schema,
                        "HISTORY_DB": str(tmp_path / "h.sqlite3"), "LIBRARY_DIR": str(tmp_path / "lib")})
 

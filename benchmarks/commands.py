@@ -40,7 +40,7 @@ def bench_command(sizes: str, queries: int, no_compare: bool, worker_chunks: int
     from writers.offline import ExtractiveWriter
 
     settings = current()
-    embedder = Embedder.load(settings.models.embedding_model)
+    embedder = Embedder.load(settings.models.embedding_model, settings.models.runtime)
     judge = (AnswerabilityJudge.load(Path(settings.models.judge_dir), settings.models.runtime)
              if settings.models.judge_dir else None)
     report = benchmark.run([int(s) for s in sizes.split(",") if s], embedder, ExtractiveWriter(embedder),
@@ -81,7 +81,7 @@ def bench_scale_command(sizes: list[int], sweep: list[tuple[int, int]]):
     from search.library import load
 
     settings = current()
-    library = load(Path(settings.library.dir), Embedder.load(settings.models.embedding_model))
+    library = load(Path(settings.library.dir), Embedder.load(settings.models.embedding_model, settings.models.runtime))
     url, server = server_url()
     try:
         figures = bench_pg_scale.report(url, library, sizes, sweep, log=click.echo)
@@ -124,7 +124,7 @@ def bench_postgres_command(sizes: list[int], hnsw_max: int):
     from search.library import load
 
     settings = current()
-    library = load(Path(settings.library.dir), Embedder.load(settings.models.embedding_model))
+    library = load(Path(settings.library.dir), Embedder.load(settings.models.embedding_model, settings.models.runtime))
     asked = Path("data/eval/wiki-asked/queries.jsonl")  # a hundred different questions, else the eight built in
     questions = read_questions(asked)[:100] if asked.exists() else list(QUESTIONS)
     figures = bench_postgres.report(sizes, hnsw_max, library, questions, 50, log=click.echo)
@@ -168,7 +168,7 @@ def bench_ingest_command(pages: int, no_space_mb: float | None, book: Path | Non
     from search.embedding import Embedder
 
     if book is not None:
-        found = bench_book(Embedder.load(current().models.embedding_model), book, records)
+        found = bench_book(Embedder.load(current().models.embedding_model, current().models.runtime), book, records)
         for name in ("ingest", "book_order", "by_length"):
             click.echo(f"{name}: {found['passages']:,} passages in {found[name]['seconds']} s = "
                        f"{found[name]['passages_per_minute']:,} passages/min")
@@ -184,7 +184,7 @@ def bench_ingest_command(pages: int, no_space_mb: float | None, book: Path | Non
         return
     parse = bench_pdf(pages)
     click.echo(f"parse: {parse['pages']} pages in {parse['seconds']} s = {parse['pages_per_minute']:,} pages/min")
-    full = bench_ingest(Embedder.load(current().models.embedding_model), pages)
+    full = bench_ingest(Embedder.load(current().models.embedding_model, current().models.runtime), pages)
     click.echo(f"ingest: {full['pages']} pages ({full['chunks']} chunks) in {full['seconds']} s = "
                f"{full['pages_per_minute']:,} pages/min")
     click.echo(json.dumps({"parse": parse, "ingest": full}))
@@ -203,7 +203,7 @@ def bench_warm_command(passages: int):
     from search.embedding import Embedder
 
     settings = current()
-    library = open_library(settings, Embedder.load(settings.models.embedding_model))
+    library = open_library(settings, Embedder.load(settings.models.embedding_model, settings.models.runtime))
     found = bench_warm(library, current_app.extensions["sentence_forms"], passages)
     for name in ("build", "background"):
         click.echo(f"{name} (batch {found[name]['batch']}): {found['passages']:,} passages ({found['texts']:,} texts) "

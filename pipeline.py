@@ -91,7 +91,8 @@ class Pipeline:
         verifier = Verifier(sentences, chosen.support_threshold)  # None: the embedder's own (search/embedders.py)
         info = {"classifier": {"path": str(models.classifier_dir), "encoder": classifier.encoder_name,
                                "runtime": getattr(getattr(classifier, "encoder", None), "runtime", "torch")},
-                "embedder": embedder.name, "embedder_runtime": getattr(embedder, "runtime", "torch"), "reranker": reranker.name if reranker else None,
+                "embedder": embedder.name, "embedder_runtime": getattr(embedder, "runtime", "torch"),
+                "reranker": reranker.name if reranker else None,
                 "judge": judge.describe() if judge else None}
         return cls(classifier, Retriever(library, embedder, reranker, search),
                    Generator(writers, default, verifier=verifier, judge=judge), info, chosen.max_searches,

@@ -110,7 +110,7 @@ class Embedder:
         prompts = row.prompts  # copies from a hub do not always carry them in their config
         model = load_sentence_transformer(name, **({"prompts": prompts} if prompts else {}))
         embedder = cls(in_int8(model) if row.int8 else model, name, weights_revision(resolve_model(name)))
-        if not row.int8 and accelerate(model[0].auto_model, runtime):
+        if not row.int8 and accelerate(getattr(model[0], "auto_model", None), runtime):
             embedder.runtime = "onnx"
         return embedder
 

@@ -92,8 +92,7 @@ class Pipeline:
         info = {"classifier": {"path": str(models.classifier_dir), "encoder": classifier.encoder_name,
                                "runtime": getattr(getattr(classifier, "encoder", None), "runtime", "torch")},
                 "embedder": embedder.name, "embedder_runtime": getattr(embedder, "runtime", "torch"),
-                "reranker": reranker.name if reranker else None,
-                "judge": judge.describe() if judge else None}
+                "reranker": reranker.name if reranker else None, "judge": judge.describe() if judge else None}
         return cls(classifier, Retriever(library, embedder, reranker, search),
                    Generator(writers, default, verifier=verifier, judge=judge), info, chosen.max_searches,
                    library.store, library.relations)

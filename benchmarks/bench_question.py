@@ -34,20 +34,22 @@ def judge_of(pipeline):
     return getattr(pipeline.generator.writers["offline"], "judge", None)
 
 
-def timing(pipeline, totals: dict) -> None:
-    """Put Timed wrappers around the pipeline's model calls (on the instances: nothing else changes)."""
-    pipeline.classifier.classify = Timed(pipeline.classifier.classify, totals, "classifier")
-    embedder = pipeline.retriever.embedder
-    embedder.embed = Timed(embedder.embed, totals, "embedder")
-    judge = judge_of(pipeline)
-    if judge is not None:
-        judge.score = Timed(judge.score, totals, "judge")
+def timing(pipeline, totals: dict) -> list[tuple]:
+    """Put Timed wrappers around the pipeline's model calls (on the instances: nothing else changes); returns
+    (instance, method) of each, for taking them off."""
+    calls = [(pipeline.classifier, "classify", "classifier"), (pipeline.retriever.embedder, "embed", "embedder"),
+             (judge_of(pipeline), "score", "judge")]
+    wrapped = [(owner, method) for owner, method, _ in calls if owner is not None]
+    for owner, method, part in calls:
+        if owner is not None:
+            setattr(owner, method, Timed(getattr(owner, method), totals, part))
+    return wrapped
 
 
 def asked(pipeline, questions: list[str]) -> tuple[dict, list]:
     """Ask every question once; the figures and each answer's (declined, text)."""
     totals, walls, answers = {}, [], []
-    timing(pipeline, totals)
+    wrapped = timing(pipeline, totals)
     started = time.process_time()
     for question in questions:
         wall = time.perf_counter()
@@ -58,10 +60,8 @@ def asked(pipeline, questions: list[str]) -> tuple[dict, list]:
     n = len(questions)
     parts = {name: round(1000 * seconds / n, 1) for name, seconds in sorted(totals.items())}
     parts["rest"] = round(1000 * cpu / n - sum(parts.values()), 1)
-    for name in ("classify", "embed", "score"):  # the wrappers go: the next runtime times its own calls
-        for owner in (pipeline.classifier, pipeline.retriever.embedder, judge_of(pipeline)):
-            if owner is not None and name in vars(owner):
-                delattr(owner, name)
+    for owner, method in wrapped:  # the wrappers go: the next runtime times its own calls
+        delattr(owner, method)
     return {"questions": n, "cpu_ms_per_question": round(1000 * cpu / n, 1),
             "wall_p50_ms": round(statistics.median(walls), 1), "cpu_ms_by_part": parts}, answers
 

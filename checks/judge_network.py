@@ -8,6 +8,8 @@ Does not: tokenize, load weights or score (checks/judge.py does).
 """
 import torch
 
+from search.runtime import additive
+
 
 class Judge(torch.nn.Module):
     """Embeddings -> frozen lower layers -> trained upper layers -> mean of token states -> one logit."""
@@ -21,18 +23,13 @@ class Judge(torch.nn.Module):
         self.head = torch.nn.Linear(encoder.config.hidden_size, 1)
         self.span = torch.nn.Linear(encoder.config.hidden_size, 2) if span else None
 
-    @staticmethod
-    def additive(mask):
-        """The attention mask as the layers add it: 0 where a token is, the lowest float where padding is."""
-        return (1.0 - mask[:, None, None, :].to(torch.float32)) * torch.finfo(torch.float32).min
-
     def lower(self, input_ids, attention_mask):
         """The token states after the frozen layers (what training computes once per pair)."""
         return self.frozen_layers(self.embeddings(input_ids=input_ids), attention_mask)
 
     def frozen_layers(self, states, attention_mask):
         """The token states after the frozen layers, from the embeddings' output."""
-        mask = self.additive(attention_mask)
+        mask = additive(attention_mask)
         for layer in self.layers[:self.frozen]:
             states = layer(states, attention_mask=mask)
         return states
@@ -43,7 +40,7 @@ class Judge(torch.nn.Module):
 
     def top(self, states, attention_mask):
         """The token states after the trained layers, from the frozen layers' states."""
-        mask = self.additive(attention_mask)
+        mask = additive(attention_mask)
         for layer in self.layers[self.frozen:]:
             states = layer(states, attention_mask=mask)
         return states

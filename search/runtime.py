@@ -73,6 +73,13 @@ class Exported:
             return self.session
 
 
+def additive(mask):
+    """An attention mask as BERT's layers add it: 0 where a token is, the lowest float where padding is."""
+    import torch
+
+    return (1.0 - mask[:, None, None, :].to(torch.float32)) * torch.finfo(torch.float32).min
+
+
 def bert_shaped(encoder) -> bool:
     """Whether an encoder is embeddings then a stack of layers that take an additive mask (BERT, XLM-R), in
     float32 (an int8 one keeps torch: its quantized layers do not export)."""
@@ -99,9 +106,9 @@ def accelerate(encoder, runtime: str = "onnx") -> bool:
             self.layers = layers
 
         def forward(self, states, mask):
-            additive = (1.0 - mask[:, None, None, :].to(torch.float32)) * torch.finfo(torch.float32).min
+            added = additive(mask)
             for layer in self.layers:
-                states = layer(states, attention_mask=additive)
+                states = layer(states, attention_mask=added)
                 states = states[0] if isinstance(states, tuple) else states
             return states
 

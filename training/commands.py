@@ -77,7 +77,7 @@ def train_reranker(sets, base, out, queries, negatives, random_negatives, lr, la
 @click.option("--span-weight", default=0.0, show_default=True,
               help="Above 0: also train a span head that marks the answer in the sentence, its loss weighted so.")
 @click.option("--seed", default=0, show_default=True,
-              help="Which pairs --limit draws, their order and the paragraph negatives (another seed: another sample).")
+              help="Which pairs --limit draws, and their order (another seed: another sample).")
 @with_appcontext
 def train_judge(sets, out, layers, trained_layers, epochs, same, mine, limit, lessons, seif_questions, start, lr,
                 base, languages, span_weight, seed):

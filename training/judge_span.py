@@ -66,11 +66,12 @@ def scores(model, states, allowed_mask):
     import torch
 
     start, end = logits(model, states, allowed_mask)
+    null = start[:, 0] + end[:, 0]
+    start, end = start.clone(), end.clone()
     start[:, 0] = end[:, 0] = torch.finfo(start.dtype).min  # the best span is within the sentence
     grid = start[:, :, None] + end[:, None, :]
     size = grid.shape[-1]
     band = torch.ones(size, size, dtype=torch.bool).triu().logical_and(
         torch.ones(size, size, dtype=torch.bool).tril(LONGEST - 1))
     best = grid.masked_fill(~band, torch.finfo(grid.dtype).min).flatten(1).max(dim=1).values
-    null_start, null_end = logits(model, states, allowed_mask)
-    return best - (null_start[:, 0] + null_end[:, 0])
+    return best - null

@@ -128,11 +128,13 @@ def train(sets: list[Path], out: Path, layers: int = 6, trained_layers: int = 2,
         for step in range(0, len(training), batch_size):
             batch = training[step:step + batch_size]
             encoded = encode(tokenizer, batch, max_length)
-            starts, ends = judge_span.targets(encoded, batch)
+            span = None  # the span head's targets, only when it is trained
+            if span_weight:
+                starts, ends = judge_span.targets(encoded, batch)
+                span = (judge_span.allowed(encoded, encoded["input_ids"].shape[1]), torch.tensor(starts),
+                        torch.tensor(ends))
             batches.append((model.lower(encoded["input_ids"], encoded["attention_mask"]).half(),
-                            encoded["attention_mask"], torch.tensor([p.label for p in batch]),
-                            judge_span.allowed(encoded, encoded["input_ids"].shape[1]), torch.tensor(starts),
-                            torch.tensor(ends)))
+                            encoded["attention_mask"], torch.tensor([p.label for p in batch]), span))
     log.info("lower layers of %d pairs in %.0f s", len(training), time.perf_counter() - started)
     head = [p for n, p in model.named_parameters() if n.startswith(("head.", "span."))]
     body = [p for n, p in model.named_parameters() if p.requires_grad and not n.startswith(("head.", "span."))]
@@ -144,11 +146,11 @@ def train(sets: list[Path], out: Path, layers: int = 6, trained_layers: int = 2,
     model.train()
     rng = random.Random(seed)
     for epoch in range(epochs):
-        for step, (states, mask, labels, allowed, starts, ends) in enumerate(rng.sample(batches, len(batches))):
+        for step, (states, mask, labels, span) in enumerate(rng.sample(batches, len(batches))):
             top = model.top(states.float(), mask)
             loss = loss_fn(model.pooled_logit(top, mask), labels)
-            if span_weight:
-                loss = loss + span_weight * judge_span.loss(model, top, allowed, starts, ends)
+            if span is not None:
+                loss = loss + span_weight * judge_span.loss(model, top, *span)
             loss.backward()
             torch.nn.utils.clip_grad_norm_(body + head, 1.0)
             optimizer.step()

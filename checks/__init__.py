@@ -6,6 +6,7 @@ judge.py         the answerability judge, a cross-encoder trained here
 judge_network.py its network: frozen and trained layers, the head, and the span head of a try
 decision.py      answer or decline, from all a look's signals
 agreement.py     whether a sentence agrees with the question's subject and slot
+superlatives.py  whether a sentence holds the superlative asked, not narrowed to another place
 sentences.py     the passages' sentences as they are read and checked, and what a question names
 instructions.py  instructions planted in uploads: claims that tell the reader to act, resting only on them
 markup.py        markup planted in uploads made inert where an answer leaves the page (/v1, MCP)

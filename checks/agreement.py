@@ -28,6 +28,7 @@ import regex
 
 from hebrew.analyzer import analyze_query
 from checks.splitting import split_sentences
+from checks.superlatives import superlative_of
 from question.asks import EN_WORD, Asks, stem
 
 VERB = frozenset(
@@ -43,7 +44,8 @@ SENTENCE_OPENERS = PRONOUN | OPENERS | frozenset(
     "the a an and but or so then also however although when while if as after before since during later this that "
     "these those there here some many most several both each every one such other another".split())
 MONTHS = "january february march april may june july august september october november december".split()
-DATE = regex.compile(r"\b(?:\d{3,4}|\d{1,4}\s*(?:BC|BCE|AD|CE)|\d{2,4}s|'\d\d|(?:" + "|".join(MONTHS) + r")|"
+DATE = regex.compile(r"\b(?:\d{3,4}|\d{1,4}\s*(?:BC|BCE|AD|CE)|(?:AD|CE)\s+\d{1,4}|\d{2,4}s|'\d\d|(?:"
+                     + "|".join(MONTHS) + r")|"
                      r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|centur(?:y|ies)|millenni(?:um|a)|"
                      r"decades?|morning|afternoon|evening|night|spring|summer|autumn|winter|era|ancient|medieval|"
                      r"prehistoric|reign|dynasty)\b", regex.I)
@@ -74,10 +76,6 @@ PEOPLE = regex.compile(r"\b(?:\w+ists?|\w+ians?|people|persons?|citizens|members
                         r"parliament|court|king|queen|emperor|president|minister|authors?|writers?|founders?|leaders?|"
                         r"officials?|students|teachers|priests?|monks?|soldiers|army|company|team|family)\b", regex.I)
 CAPITALISED = regex.compile(r"\b\p{Lu}[\p{L}\p{M}'’\-]+")
-SUPERLATIVE_ALIKE = {"largest": {"biggest", "largest", "greatest"}, "biggest": {"biggest", "largest", "greatest"},
-                     "tallest": {"tallest", "highest"}, "highest": {"tallest", "highest"},
-                     "longest": {"longest"}, "oldest": {"oldest", "earliest"}, "first": {"first", "earliest"}}
-GENERIC = {None, "", "one", "time", "thing", "way", "kind", "type", "part"}
 HE_DATE = regex.compile(r"\d{3,4}|ינואר|פברואר|מרץ|מרס|אפריל|מאי|יוני|יולי|אוגוסט|ספטמבר|אוקטובר|נובמבר|דצמבר|"
                         r"תשרי|חשוון|חשון|כסלו|טבת|שבט|אדר|ניסן|אייר|סיוון|סיון|תמוז|אב|אלול|המאה|מאה|שנות|שנת|"
                         r"[הת]['׳]?[א-ת]{1,2}[\"״][א-ת]|לפני הספירה|לספירה")
@@ -250,30 +248,6 @@ def named_other(asks: Asks, sentence: str) -> list[str]:
     names = [m.group(0) for k, m in enumerate(found)  # the first word only when it is a name: "CBS", "Cam Newton"
              if m.start() > 0 or m.group(0).isupper() or (k + 1 < len(found) and found[k + 1].start() == m.end() + 1)]
     return [n for n in names if stem(n) not in subject and n.casefold() not in SENTENCE_OPENERS]
-
-
-def superlative_of(asks: Asks, sentence: str, heading: str) -> bool:
-    """Whether the sentence holds the question's superlative (or a like one: largest, biggest) of its noun, the
-    noun within a few words after it or in the heading, and not narrowed to a place the question does not name
-    ("the tallest land animal in North America" does not answer "the tallest animal")."""
-    wanted = asks.superlative.casefold().split()[-1]
-    alike = SUPERLATIVE_ALIKE.get(wanted, {wanted})
-    tokens = EN_WORD.findall(sentence.replace("-", " "))  # "longest-reigning"
-    noun = asks.noun if asks.noun not in GENERIC else None
-    for i, token in enumerate(tokens):
-        if token.casefold() not in alike:
-            continue
-        window = tokens[i + 1:i + 8]
-        nouns = [j for j, w in enumerate(window) if stem(w) == noun]
-        if noun and not nouns and noun not in words(heading):
-            continue
-        after = tokens[i + 1 + (nouns[0] + 1 if nouns else 0):][:4]
-        narrowed = not asks.names and any(  # an unrestricted superlative is not answered by one of a place
-            w.casefold() in ("in", "of") and k + 1 < len(after) and after[k + 1][:1].isupper()
-            and after[k + 1].casefold() != "the" for k, w in enumerate(after[:3]))
-        if not narrowed:
-            return True
-    return False
 
 
 def agreements(asks: Asks, chosen: dict[int, tuple[int, int, str]], sentences: list[tuple[int, int, str]],

@@ -32,6 +32,9 @@ from configuration.settings import current
               help="Only the questions whose article is in this split of the answerability judge's data.")
 @click.option("--half", type=click.Choice(["tune", "test"]), default=None,
               help="Only the questions of this half of a set written with halves (data/eval/wiki-asked).")
+@click.option("--found-within", type=int, default=None,
+              help="Score answers only for the questions whose gold passage search ranks in this top K (the judge "
+                   "measured where search did its part).")
 @click.option("--community-boost/--no-community-boost", default=None,
               help="Boost passages of the reader's community, General and canonical ones (default: COMMUNITY_BOOST).")
 @click.option("--community", default=None, help="The reader's community the boost favours, e.g. Ashkenazi or Sephardi.")

@@ -6,6 +6,7 @@ difference) and measures how often the answerer declines, as an honest one shoul
 The libraries and the retriever they are searched with come from libraries.py, the sets from datasets.py.
 """
 import hashlib
+import re
 import sys
 import time
 from dataclasses import replace
@@ -46,13 +47,15 @@ from search import library
 from search.embedders import revision_of
 from search.embedding import Embedder
 
+MARKER = re.compile(r"\[(\d+)\]")  # a citation's [n] in an answer
 DEPTH = 100  # documents ranked per query: enough for recall@100
 SEIF_QUESTIONS = Path("data/seif-questions/questions.jsonl")  # written beside the Shulchan Arukh's seifim (issue 46)
 
 
-def evaluate_retrieval(retriever, queries: list[dict], qrels: dict, mode: str | None) -> dict:
+def evaluate_retrieval(retriever, queries: list[dict], qrels: dict, mode: str | None, ranks: dict | None = None) -> dict:
     """nDCG@10, recall@5/10/100, MRR@10 and latency of the retriever in mode; for qrels naming refs
-    ("Shulchan Arukh, Orach Chayim 318:1"), also how often a seif of a right siman is in the top 10."""
+    ("Shulchan Arukh, Orach Chayim 318:1"), also how often a seif of a right siman is in the top 10. ranks, when
+    given, gets each query's best rank of a gold document (1 is first; None beyond DEPTH)."""
     totals = {"ndcg@10": 0.0, "recall@5": 0.0, "recall@10": 0.0, "recall@100": 0.0, "mrr@10": 0.0}
     latencies = []
     chunks_needed = 2 * DEPTH  # a document may have several chunks among the best
@@ -61,6 +64,8 @@ def evaluate_retrieval(retriever, queries: list[dict], qrels: dict, mode: str | 
         hits = retriever.search(query["text"], top_k=chunks_needed, candidates=max(chunks_needed, retriever.config.candidates), mode=mode)
         latencies.append((time.perf_counter() - started) * 1000)
         ranking, judged = doc_ranking(hits)[:DEPTH], qrels[query["id"]]
+        if ranks is not None:
+            ranks[query["id"]] = next((k for k, d in enumerate(ranking, start=1) if judged.get(d, 0) > 0), None)
         if all(":" in d for d in judged):  # qrels naming refs: is the right section (a siman) in the top 10 at all?
             sections = {d.rsplit(":", 1)[0] for d, g in judged.items() if g > 0}
             totals["section_hit@10"] = totals.get("section_hit@10", 0.0) + any(
@@ -95,11 +100,16 @@ def evaluate_answers(pipeline, queries: list[dict], qrels: dict, unanswerable: b
         if answer.declined:
             continue
         answered += 1
-        contains += contains_gold(answer.text, query["answers"]) if query["answers"] else 0
-        first += contains_gold(first_sentence(answer.text), query["answers"]) if query["answers"] else 0
-        f1 += f1_score(answer.text, query["answers"]) if query["answers"] else 0
         passages = {h.chunk.id: judged_id(h.chunk.doc_id, h.chunk.ref) for h in result.evidence.hits}
         hits_gold += any(passages[c.passage_id] in gold_docs for c in answer.citations)
+        if query["answers"]:
+            contains += contains_gold(answer.text, query["answers"])
+            first += contains_gold(first_sentence(answer.text), query["answers"])
+            f1 += f1_score(answer.text, query["answers"])
+        elif all(":" in d for d in gold_docs):  # a seif's question (qrels naming refs): the gold is its seif, cited
+            cited = {c.n: passages[c.passage_id] for c in answer.citations}
+            contains += any(d in gold_docs for d in cited.values())
+            first += any(cited.get(int(n)) in gold_docs for n in MARKER.findall(first_sentence(answer.text)))
     n = max(1, len(queries))
     prefix = "unanswerable_" if unanswerable else ""
     metrics = {
@@ -138,14 +148,16 @@ def learned_glossary() -> str | None:
 def evaluate_set(settings, folder: Path, mode=None, limit=None, seed=0, split="test", answers=False,
                  unanswerable=False, cache=Path("data/cache/eval"), corpus=None, library_dir=None, plain=False,
                  text_field=None, judge_split=None, community_boost=None, community=None, half=None,
-                 questions=None, no_questions=False, asked_weight=None) -> dict:
+                 questions=None, no_questions=False, asked_weight=None, found_within=None) -> dict:
     """What `flask --app app eval` prints: retrieval figures, and answer figures when asked (see the command's help).
 
     How often the answer-or-decline judgement is right is balanced accuracy: the mean of the share answered with
     the gold present and the share declined without it (the gold removed, or questions marked unanswerable).
     community_boost overrides COMMUNITY_BOOST (None: the settings'); community is the reader's every search is for.
     A book is searched with the questions written beside it (questions, default SEIF_QUESTIONS when it exists) unless
-    no_questions; asked_weight overrides ASKED_WEIGHT.
+    no_questions; asked_weight overrides ASKED_WEIGHT. found_within: answers are scored only for the questions whose
+    gold search ranks within this top K (found_within_questions says how many). A seif's question (qrels naming refs,
+    no answer strings) holds its gold when the answer cites its seif, the fact first when its first sentence does.
     """
     if community_boost is not None:
         settings = replace(settings, search=replace(settings.search, community_boost=community_boost))
@@ -155,8 +167,8 @@ def evaluate_set(settings, folder: Path, mode=None, limit=None, seed=0, split="t
     if not library_dir and not corpus.exists():
         raise ValueError(f"{folder}/ has no corpus.jsonl; name the corpus its qrels refer to with --corpus PATH")
     book = not library_dir and not is_beir_corpus(corpus)
-    if book and unanswerable:
-        raise ValueError(f"--unanswerable leaves out gold documents, but {corpus.name} is one book; use a BEIR corpus.jsonl")
+    if found_within is not None and found_within < 1:
+        raise ValueError("--found-within takes a rank of 1 or more (5: the questions whose gold is in the top 5)")
     queries, qrels = read_queries(folder, text_field), read_qrels(folder, split)
     if judge_split:
         queries = in_judge_split(queries, qrels, corpus, judge_split)
@@ -184,7 +196,11 @@ def evaluate_set(settings, folder: Path, mode=None, limit=None, seed=0, split="t
         searched = in_postgres(settings, searched)
     pipeline = eval_pipeline(settings, searched, embedder, plain)
     pipeline.retriever.community = community
-    result = {"queries": len(answerable), **evaluate_retrieval(pipeline.retriever, answerable, qrels, mode)}
+    ranks = {}
+    result = {"queries": len(answerable), **evaluate_retrieval(pipeline.retriever, answerable, qrels, mode, ranks)}
+    if found_within:
+        answerable = [q for q in answerable if ranks[q["id"]] is not None and ranks[q["id"]] <= found_within]
+        result["found_within_questions"] = len(answerable)
     if answers or unanswerable:
         result.update(evaluate_answers(pipeline, answerable, qrels, unanswerable=False))
     if unanswerable:
@@ -201,7 +217,7 @@ def evaluate_set(settings, folder: Path, mode=None, limit=None, seed=0, split="t
     result["config"] = {
         "dataset": folder.name, "corpus": str(library_dir or corpus), "split": split, "text_field": text_field,
         "mode": mode or ("rerank" if pipeline.retriever.reranker else "hybrid"), "limit": limit, "seed": seed,
-        "judge_split": judge_split, "half": half, "embedding_model": settings.models.embedding_model,
+        "judge_split": judge_split, "half": half, "found_within": found_within, "embedding_model": settings.models.embedding_model,
         "embedding_revision": revision_of(embedder), "learned_glossary": learned_glossary(),
         "reranker": settings.models.reranker_model or None, "alpha": settings.search.alpha,
         "alpha_he": pipeline.retriever.config.alpha_he, "candidates": settings.search.candidates,

@@ -7,7 +7,7 @@ The slot is the kind of answer the question wants, which the answering sentence 
   number      how many, how much / כמה
   measure     how far, tall, long, deep, heavy, fast, old, big (unit: distance, height, mass, ...) / כמה זמן ...
   population  the population of X, how many people live in X / אוכלוסיית X
-  definition  what is X, who was X / מהו X, מי היה X
+  definition  what is X, who was X, tell me about X / מהו X, מי היה X
   superlative the largest X, which X is the oldest / הגדול ביותר
   noun        what or which NOUN (languages, capital, river): the sentence must name the noun
   None        why, how, yes-or-no: any sentence of the subject may answer
@@ -58,6 +58,11 @@ FUNCTION = frozenset(
     "called named known located situated found use used make made happen happened take took get got difference between "
     "differ name".split())
 EN_WORD = regex.compile(r"[\p{L}\p{N}][\p{L}\p{N}\p{M}'’\-.]*")
+# "Tell me about X", "What do you know about X?": asked as "What is X?" (an overview is X's own definition)
+OVERVIEW = re.compile(r"^(?:and\s+)?(?:(?:can|could|would)\s+you\s+)?(?:please\s+)?(?:describe|tell\s+me\s+(?:something\s+|a\s+"
+                      r"(?:little\s+)?bit\s+|more\s+|all\s+)?about|what\s+(?:do\s+you\s+know|can\s+you\s+tell\s+me)\s+"
+                      r"about|give\s+me\s+an?\s+(?:overview|summary|introduction)\s+of|i\s+(?:want|would\s+like|'d\s+like)"
+                      r"\s+to\s+know\s+about)\s+(?:please\s+)?", re.I)
 
 HE_SLOTS = [  # (pattern at the start of the question, slot, unit)
     (r"(?:ו)?(?:מתי|באיזו שנה|באיזה תאריך|באיזה יום|באיזו תקופה|באיזה עשור|באיזו מאה|באיזה חודש|בת כמה שנים|מאיזו שנה|עד מתי|ממתי)", "date", None),
@@ -92,6 +97,14 @@ class Asks:
     runs: tuple[tuple[str, ...], ...] = ()  # the names of an English subject, each its words' stems ("marie", "curie")
     words: frozenset[str] = frozenset()  # the stems of every content word of an English question
     verb: str | None = None  # "Who discovered X?": a pattern of the deed's words (discover, discovery, by ...)
+
+    @property
+    def overview(self) -> bool:
+        """Whether the question asks what X is and nothing more ("What is the Colosseum?", "Tell me about the Roman
+        Colosseum"): X's own opening sentence answers it, whatever the judge makes of a definition."""
+        if self.slot != "definition" or self.hebrew:
+            return False
+        return not self.runs or (len(self.runs) == 1 and self.words <= set(self.runs[0]))
 
 
 def stem(word: str) -> str:
@@ -208,6 +221,10 @@ def english_slot(lower: str) -> tuple[str | None, str | None, str | None, bool]:
 
 def read_english(text: str) -> Asks:
     """The Asks of an English question."""
+    text = " ".join(text.split())
+    overview = OVERVIEW.match(text)
+    if overview and overview.end() < len(text.rstrip("?.! ")):
+        text = "What is " + text[overview.end():]
     lower = " ".join(text.casefold().split()).rstrip("?.! ")
     slot, noun, unit, agent = english_slot(lower)
     runs = names_of(text.rstrip("?.! "))

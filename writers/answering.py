@@ -6,8 +6,8 @@ A candidate can answer only when its passage names what the question names (sent
 when one is asked (checks/sentences.fits), and it agrees with the question's subject and slot (checks/agreement.py). "What is
 X?" puts the opening sentence of X's own passage first when one is given (a judge trained on answers that are spans
 reads a definition poorly). Whether the first of them answers is decided by the decision layer fitted beside the
-judge (checks/decision.py) over the look's signals; without one, by the judge's threshold (an opening sentence of X's own
-passage passes it). Context sentences follow only when they are
+judge (checks/decision.py) over the look's signals; without one, by the judge's threshold. An opening sentence of X's own
+passage passes either when the question asks what X is and nothing more (Asks.overview: "Tell me about X"). Context sentences follow only when they are
 about the same subject: of the same passage, or both opening with the question's subject.
 Declining, the sentence nearest to an answer is what the passages do say: one that agrees with the question's
 subject when there is one.
@@ -98,8 +98,8 @@ def decide(judge, question: str, query_type: str, hits: list[Hit], sentences: li
     can = [i for i in defining if i in can] + [i for i in can if i not in defining]  # X's own opening defines X
     found = signals(question, asks, hits, sentences, score, probability, order, can, agreement, defining, second)
     decision = judge.decision if judge is not None else None
-    if decision is not None:
-        answers = bool(can) and named and decision.answers(found)
+    if decision is not None:  # what X is, and nothing more, is answered by X's own opening (Asks.overview)
+        answers = bool(can) and named and ((asks.overview and can[0] in defining) or decision.answers(found))
     else:
         answers = bool(can) and named and (can[0] in defining or probability[can[0]] >= judge.threshold)
     if not answers:

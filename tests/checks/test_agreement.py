@@ -68,10 +68,21 @@ def test_a_superlative_must_be_of_the_noun_asked_and_not_narrowed_to_a_place():
     assert not agree(asks, deer, "Moose", deer).can_answer(asks)
 
 
+def test_a_superlative_narrowed_to_a_named_sea_does_not_answer_one_over_the_whole_ocean():
+    asks = read("What is the deepest point in the ocean?")
+    sunda = "The Sunda Trench marks the deepest point of the Timor Sea with a depth of more than 3300 metres."
+    mariana = "The Mariana Trench is the deepest oceanic trench on Earth, located in the western Pacific Ocean."
+    assert not agree(asks, sunda, "Timor Sea", "The Timor Sea is a relatively shallow sea.").slot
+    assert agree(asks, mariana, "Mariana Trench", mariana).slot  # "point" is any place; Earth narrows nothing
+    assert agree(read("What is the longest river?"), "The Nile is the longest river in the world.", "Nile", "").slot
+    assert not agree(read("What is the longest river?"), "The Nile is the longest river in Africa.", "Nile", "").slot
+
+
 def test_dates_numbers_and_measures_are_checked():
     def holds(question, sentence):
         return agree(read(question), sentence, "", sentence).slot
     assert holds("When did it open?", "It opened in 1889.") and not holds("When did it open?", "It opened to acclaim.")
+    assert holds("When was the Colosseum built?", "Construction was completed in AD 80 under Titus.")
     assert holds("How long is the blade?", "The blade is typically 30 to 66 centimetres long.")
     assert not holds("How far away is it?", "It weighs 40 tonnes.")
     assert holds("How many people follow Buddhism?", "It has about 320 million followers.")

@@ -96,9 +96,17 @@ def test_eval_against_the_library_of_an_ingested_book_ranks_by_ref(tmp_path):
     again, log = run_eval(tmp_path, questions, "--mode", "bm25", "--corpus", book)
     assert "ingesting" not in log and again["mrr@10"] == 0.75
 
+    # answers where search did its part (the gold seif ranked first), each asked again with its seif left out
+    answered, _ = run_eval(tmp_path, questions, "--mode", "bm25", "--corpus", book, "--answers", "--unanswerable",
+                           "--found-within", "1")
+    assert answered["found_within_questions"] == 3 and answered["config"]["found_within"] == 1  # not q4's
+    # a seif's question holds its gold when the answer cites its seif, the fact first when its first sentence does
+    assert 0 < answered["answered_fact_first"] <= answered["answer_contains_gold"] <= answered["answered_rate"]
+    assert answered["answer_contains_gold"] == pytest.approx(answered["citation_hits_gold"] * answered["answered_rate"], abs=1e-3)
+    assert "unanswerable_abstain_rate" in answered and answered["unanswerable_citation_valid"] == 1.0
     app = create_app({"TESTING": True})
-    refused = app.test_cli_runner().invoke(args=["eval", str(questions), "--corpus", str(book), "--unanswerable"])
-    assert refused.exit_code != 0 and "one book" in refused.output
+    refused = app.test_cli_runner().invoke(args=["eval", str(questions), "--corpus", str(book), "--found-within", "0"])
+    assert refused.exit_code != 0 and "--found-within takes a rank" in refused.output
 
 
 def test_eval_boosts_the_readers_community_when_asked(tmp_path):

@@ -45,6 +45,19 @@ def test_a_definition_asks_about_the_whole_rest():
     assert asks.slot == "definition" and [f[0] for f in asks.subject] == ["photosynthesis"]
 
 
+@pytest.mark.parametrize("question, overview", [
+    ("Tell me about the Roman Colosseum", True), ("What do you know about Jupiter?", True),
+    ("Can you tell me about penicillin?", True), ("Describe the Eiffel Tower.", True), ("What is the Colosseum?", True),
+    ("Tell me about the history of the Colosseum", False),  # its history, not what it is
+    ("What is Nepal's population?", False), ("What is the Hillary Step on Mount Everest?", False),
+    ("When was the Colosseum built?", False),
+])
+def test_an_overview_asks_what_its_subject_is_and_nothing_more(question, overview):
+    asks = read(question)
+    assert asks.overview == overview
+    assert not {"tell", "me", "know", "describe"} & asks.words
+
+
 @pytest.mark.parametrize("question, slot", [
     ("מתי נולד אלברט איינשטיין?", "date"), ("באיזו שנה נוסדה הדת הבהאית?", "date"),
     ("כמה חברים יש בקהילה?", "number"), ("כמה זמן שהו במערה?", "measure"), ("מהי אוכלוסיית שווייץ?", "population"),

@@ -21,6 +21,10 @@ MOOSE = ("The moose or elk is the world's tallest, largest and heaviest extant s
 GIRAFFE = ("Giraffes are large African hoofed mammals. They are the tallest living terrestrial animals and the largest "
            "ruminants on Earth. They are classified under the family Giraffidae, along with their closest extant "
            "relative, the okapi.")
+COLOSSEUM = ("The Colosseum is an elliptical amphitheatre in the centre of the city of Rome, Italy, just east of the "
+             "Roman Forum. It is the largest ancient amphitheatre ever built, and is the largest standing amphitheatre "
+             "in the world. Construction began under the Emperor Vespasian in 72 and was completed in AD 80 under his "
+             "successor and heir, Titus. Further modifications were made during the reign of Domitian.")
 ROME = "The Western Roman Empire fell in 476, when Odoacer deposed Romulus Augustulus."
 CONSTANTINOPLE = "Constantinople, founded in 330, fell to the Ottomans in 1453."
 
@@ -52,6 +56,19 @@ def test_the_sentence_that_answers_comes_first(writer):
     draft = write(writer, "What is the tallest animal?", "factual_lookup", hits(("Moose", MOOSE), ("Giraffe", GIRAFFE)))
     # the fact first, its reference the editor's (writers/reference.py), or the sentence that says who "they" are
     assert draft.text.startswith("[Giraffes] are the tallest living terrestrial animals") or "Giraffes" in draft.text.split("[")[0]
+
+
+def test_tell_me_about_x_is_answered_by_x_own_opening_sentence(writer):
+    # The judge, taught on answers that are spans, rates this opening 0.24 (issue 45's example): a question that asks
+    # what X is and nothing more is answered by the opening of X's own passage whatever the judge makes of it
+    for question in ("Tell me about the Roman Colosseum", "What is the Colosseum?"):
+        draft = write(writer, question, "explanation", hits(("Colosseum", COLOSSEUM)))
+        assert not draft.declined and draft.text.startswith("The Colosseum is an elliptical amphitheatre")
+    draft = write(writer, "Tell me about the Roman Colosseum", "explanation", hits(("Giraffe", GIRAFFE)))
+    assert draft.declined  # no passage of its own: nothing to say what it is
+    draft = write(writer, "When was the Colosseum built?", "factual_lookup", hits(("Colosseum", COLOSSEUM)))
+    assert not draft.declined and draft.text.startswith("Construction began under the Emperor Vespasian in 72 and was "
+                                                         "completed in AD 80")  # "AD 80" is a date
 
 
 def test_without_an_answering_sentence_it_declines_and_says_what_the_passages_do_say(writer):

@@ -87,7 +87,7 @@ def evaluate_answers(pipeline, queries: list[dict], qrels: dict, unanswerable: b
 
     pipeline.retriever must be an EvalRetriever (libraries.py), which can leave documents out.
     """
-    answered = contains = f1 = hits_gold = first = 0.0
+    answered = contains = f1 = hits_gold = first = quoting = 0.0
     valid = given = 0
     retriever = pipeline.retriever
     for query in tqdm(queries, desc="answers" + (" (gold removed)" if unanswerable else ""), file=sys.stderr):
@@ -97,7 +97,8 @@ def evaluate_answers(pipeline, queries: list[dict], qrels: dict, unanswerable: b
         answer = result.answer
         valid += len(answer.citations)
         given += len(answer.citations) + len(answer.invalid_citations)
-        if answer.declined:
+        if answer.declined:  # "the sources do not answer", then what they do say: is the answer in it?
+            quoting += bool(query["answers"]) and not unanswerable and contains_gold(answer.text, query["answers"])
             continue
         answered += 1
         passages = {h.chunk.id: judged_id(h.chunk.doc_id, h.chunk.ref) for h in result.evidence.hits}
@@ -123,6 +124,7 @@ def evaluate_answers(pipeline, queries: list[dict], qrels: dict, unanswerable: b
             "answered_fact_first": round(first / n, 4),  # answered, the gold in the answer's first sentence
             "answer_f1": round(f1 / n, 4),
             "citation_hits_gold": round(hits_gold / max(1, answered), 4),
+            "declined_quoting_gold": round(quoting / n, 4),  # declined, though what it quotes holds the answer
         })
     return metrics
 

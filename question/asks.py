@@ -97,14 +97,9 @@ class Asks:
     runs: tuple[tuple[str, ...], ...] = ()  # the names of an English subject, each its words' stems ("marie", "curie")
     words: frozenset[str] = frozenset()  # the stems of every content word of an English question
     verb: str | None = None  # "Who discovered X?": a pattern of the deed's words (discover, discovery, by ...)
-
-    @property
-    def overview(self) -> bool:
-        """Whether the question asks what X is and nothing more ("What is the Colosseum?", "Tell me about the Roman
-        Colosseum"): X's own opening sentence answers it, whatever the judge makes of a definition."""
-        if self.slot != "definition" or self.hebrew:
-            return False
-        return not self.runs or (len(self.runs) == 1 and self.words <= set(self.runs[0]))
+    # what X is and nothing more ("What is the Colosseum?", "Tell me about the Roman Colosseum"; not "What is ketchup
+    # made from?"): X's own opening sentence answers it, whatever the judge makes of a definition
+    overview: bool = False
 
 
 def stem(word: str) -> str:
@@ -245,8 +240,12 @@ def read_english(text: str) -> Asks:
         found = next((m for m in SUPERLATIVE.finditer(lower) if m.group(1) not in NOT_SUPERLATIVE), None)
         superlative = found.group(1) if found else None
     every = frozenset(stem(w) for w in EN_WORD.findall(lower) if w not in FUNCTION)
+    whole = re.match(r"^(?:and\s+)?(?:what|who)\s+(?:is|are|was|were)\s+(?:an?\s+|the\s+)?(.+)$", lower)
+    said = {f for forms in subject for f in forms} | {w for run in named for w in run}
+    overview = slot == "definition" and bool(whole) and len(named) <= 1 and all(
+        stem(w) in said or w in JOINERS for w in EN_WORD.findall(whole.group(1)))
     return Asks(slot, subject, bool(named), noun, unit, superlative, agent, runs=named, words=every,
-                verb=deed(lower) if slot == "person" and agent else None)
+                verb=deed(lower) if slot == "person" and agent else None, overview=overview)
 
 
 def deed(lower: str) -> str | None:

@@ -198,3 +198,22 @@ def test_eval_searches_a_book_with_the_questions_written_beside_it_and_without_t
     assert "embedding the questions" in log and on["config"]["questions"] == str(written)
     assert on["mrr@10"] == 1.0 and off["config"]["questions"] is None  # English words only its question holds
     assert on["config"]["asked_weight"] > 0
+
+
+def test_a_decline_that_quotes_the_answer_is_counted():
+    """"The sources do not answer", then a quote that does: the worst decline, counted as declined_quoting_gold."""
+    from contextlib import nullcontext
+    from types import SimpleNamespace
+
+    from measuring.evaluate import evaluate_answers
+
+    said = {"q1": "The provided sources do not answer this question. What they do say: Construction was completed "
+                  "in AD 80 [1].", "q2": "The provided sources do not answer this question."}
+    pipeline = SimpleNamespace(
+        retriever=SimpleNamespace(excluding=lambda docs: nullcontext()),
+        ask=lambda text: SimpleNamespace(answer=SimpleNamespace(declined=True, text=said[text], citations=[],
+                                                                invalid_citations=[]),
+                                         evidence=SimpleNamespace(hits=[])))
+    queries = [{"id": q, "text": q, "answers": ["AD 80"]} for q in said]
+    figures = evaluate_answers(pipeline, queries, {"q1": {"d": 1}, "q2": {"d": 1}}, unanswerable=False)
+    assert figures["declined_quoting_gold"] == 0.5 and figures["answered_rate"] == 0.0

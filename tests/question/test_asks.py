@@ -50,7 +50,8 @@ def test_a_definition_asks_about_the_whole_rest():
     ("Can you tell me about penicillin?", True), ("Describe the Eiffel Tower.", True), ("What is the Colosseum?", True),
     ("Tell me about the history of the Colosseum", False),  # its history, not what it is
     ("What is Nepal's population?", False), ("What is the Hillary Step on Mount Everest?", False),
-    ("When was the Colosseum built?", False),
+    ("When was the Colosseum built?", False), ("What is ketchup made from?", False), ("What is photosynthesis?", True),
+    ("What is the difference between a black rhinoceros and a white rhinoceros?", False),
 ])
 def test_an_overview_asks_what_its_subject_is_and_nothing_more(question, overview):
     asks = read(question)

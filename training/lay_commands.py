@@ -23,8 +23,10 @@ SEIF_QUESTIONS = Path("data/seif-questions/questions.jsonl")  # the questions wr
 @click.option("--limit", default=150, show_default=True, help="Questions sampled from each train split.")
 @click.option("--seed", default=0, show_default=True)
 @click.option("--write/--no-write", default=False, help="Put the threshold into the judge's decision.json.")
+@click.option("--looks", "looks_file", default=None, type=click.Path(dir_okay=False, path_type=Path),
+              help="Also keep the Hebrew questions' looks here, for train-decision (the lay questions' own domain).")
 @with_appcontext
-def calibrate_across_command(lay: Path, book: Path, limit: int, seed: int, write: bool):
+def calibrate_across_command(lay: Path, book: Path, limit: int, seed: int, write: bool, looks_file: Path | None):
     """Choose the decision's threshold for questions asked across languages on the lay questions' train splits (an
     English one over the Shulchan Arukh's Hebrew); the last line is JSON."""
     from checks.decision import FILE
@@ -42,6 +44,8 @@ def calibrate_across_command(lay: Path, book: Path, limit: int, seed: int, write
                                "with the decision.json of `flask --app app train-decision`")
     decision = judge.decision
     rows = [row for split in ("train-en", "train-he") for row in record(pipeline, lay, split, limit, seed)]
+    if looks_file:  # asked in the seifim's own language: looks like those train-decision fits on, set "lay-he"
+        looks_file.write_text(json.dumps([{**r, "set": "lay-he"} for r in rows if r["set"] == "train-he"]))
     result = {**choose(rows, decision), "embedding_model": embedder.name, "limit": limit, "seed": seed}
     for split, shown in (result["at_threshold"] or {}).items():
         click.echo(f"{split} at {result['threshold']}: answered {shown['answered']} with its seifim, "

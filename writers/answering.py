@@ -32,6 +32,7 @@ KEEP_WITHIN = 0.15  # further sentences must score within this of the best one
 # wiki-trust 0.775 both, squad-dev calibrate 0.740 -> 0.748, heq-dev calibrate 0.850 -> 0.865)
 JUDGED = 8
 CONTEXT_SHARE = 0.5  # a context sentence needs this share of the judge's threshold
+OVERVIEW_MORE = 2  # "Tell me about X": the sentences after X's own opening that follow it
 OWN_FIRST = 0.2  # how much more likely a sentence of the subject's own must look than one that only mentions it
 
 
@@ -118,6 +119,9 @@ def decide(judge, question: str, query_type: str, hits: list[Hit], sentences: li
     context = [i for i in order if i != best and probability[i] >= CONTEXT_SHARE * judge.threshold
                and score[i] >= score.max() - KEEP_WITHIN and sentences[i][0] in on_topic and same(i)
                and asked & content_words(sentences[i][2])][:SENTENCES_PER_TYPE[query_type] - 1]
+    if asks.overview and best in defining:  # what X is: the opening of X's own passage, read on as it is written
+        context = sorted((i for i, (n, position, _) in enumerate(sentences)
+                          if n == sentences[best][0] and 0 < position <= OVERVIEW_MORE), key=lambda i: sentences[i][1])
     return Verdict([best, *context], answerability=max(probability[best], judge.threshold if best in defining else 0),
                    signals=found)
 

@@ -62,8 +62,12 @@ def test_tell_me_about_x_is_answered_by_x_own_opening_sentence(writer):
     # The judge, taught on answers that are spans, rates this opening 0.24 (issue 45's example): a question that asks
     # what X is and nothing more is answered by the opening of X's own passage whatever the judge makes of it
     for question in ("Tell me about the Roman Colosseum", "What is the Colosseum?"):
-        draft = write(writer, question, "explanation", hits(("Colosseum", COLOSSEUM)))
+        draft = write(writer, question, "factual_lookup", hits(("Colosseum", COLOSSEUM)))
         assert not draft.declined and draft.text.startswith("The Colosseum is an elliptical amphitheatre")
+        # and reads on as the passage is written: the sentences after its opening, not the one the judge liked
+        assert "It is the largest ancient amphitheatre ever built" in draft.text
+        assert draft.text.index("It is the largest") < draft.text.index("Construction began")
+        assert "Further modifications" not in draft.text
     draft = write(writer, "Tell me about the Roman Colosseum", "explanation", hits(("Giraffe", GIRAFFE)))
     assert draft.declined  # no passage of its own: nothing to say what it is
     draft = write(writer, "When was the Colosseum built?", "factual_lookup", hits(("Colosseum", COLOSSEUM)))

@@ -144,3 +144,32 @@ def test_each_look_is_labelled_by_what_it_holds_and_whether_its_best_sentence_is
     assert (present["label"], present["right"], present["across"]) == (1, 0, 1.0)  # held, but answered from 318:13
     assert (absent["label"], absent["right"], absent["present"]) == (0, 0, False)
     assert present["signals"]["judge"] == 0.4 and set(present["signals"]) == set(SIGNALS)
+
+
+def test_calibrate_across_keeps_the_hebrew_lay_looks_for_train_decision(tmp_path, app, monkeypatch):
+    """--looks writes the Hebrew questions' looks (set "lay-he") in train-decision's format; the English ones,
+    asked across languages, stay the across threshold's."""
+    from types import SimpleNamespace
+
+    from measuring import libraries
+    from search.embedding import Embedder
+    from training import calibrate_across
+
+    decision = Decision(tuple([1.0] + [0.0] * (len(SIGNALS) - 1)), 0.0, tuple([0.0] * len(SIGNALS)),
+                        tuple([0.2] * len(SIGNALS)), 0.97, {})
+    judge = SimpleNamespace(decision=decision)
+    pipeline = SimpleNamespace(generator=SimpleNamespace(writers={"offline": SimpleNamespace(judge=judge)}))
+    monkeypatch.setattr(Embedder, "load", staticmethod(lambda *a, **k: SimpleNamespace(name="e5")))
+    monkeypatch.setattr(libraries, "ingested_library", lambda *a, **k: None)
+    monkeypatch.setattr(libraries, "eval_pipeline", lambda *a, **k: pipeline)
+    monkeypatch.setattr(calibrate_across, "record",
+                        lambda pipeline, lay, split, limit, seed: [r for r in across_rows() if r["set"] == split])
+    book = tmp_path / "sa.jsonl"
+    book.write_text("{}\n")
+    kept = tmp_path / "lay-he.json"
+    result = app.test_cli_runner().invoke(args=["calibrate-across", "--lay", str(tmp_path), "--book", str(book),
+                                                "--looks", str(kept)])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(kept.read_text())
+    assert len(rows) == 20 and {r["set"] for r in rows} == {"lay-he"} and not any(r["across"] for r in rows)
+    assert fit(rows + recorded())  # train-decision reads them beside the other sets' looks

@@ -52,7 +52,8 @@ DEPTH = 100  # documents ranked per query: enough for recall@100
 SEIF_QUESTIONS = Path("data/seif-questions/questions.jsonl")  # written beside the Shulchan Arukh's seifim (issue 46)
 
 
-def evaluate_retrieval(retriever, queries: list[dict], qrels: dict, mode: str | None, ranks: dict | None = None) -> dict:
+def evaluate_retrieval(retriever, queries: list[dict], qrels: dict, mode: str | None,
+                       ranks: dict | None = None) -> dict:
     """nDCG@10, recall@5/10/100, MRR@10 and latency of the retriever in mode; for qrels naming refs
     ("Shulchan Arukh, Orach Chayim 318:1"), also how often a seif of a right siman is in the top 10. ranks, when
     given, gets each query's best rank of a gold document (1 is first; None beyond DEPTH)."""
@@ -219,7 +220,8 @@ def evaluate_set(settings, folder: Path, mode=None, limit=None, seed=0, split="t
     result["config"] = {
         "dataset": folder.name, "corpus": str(library_dir or corpus), "split": split, "text_field": text_field,
         "mode": mode or ("rerank" if pipeline.retriever.reranker else "hybrid"), "limit": limit, "seed": seed,
-        "judge_split": judge_split, "half": half, "found_within": found_within, "embedding_model": settings.models.embedding_model,
+        "judge_split": judge_split, "half": half, "found_within": found_within,
+        "embedding_model": settings.models.embedding_model,
         "embedding_revision": revision_of(embedder), "learned_glossary": learned_glossary(),
         "reranker": settings.models.reranker_model or None, "alpha": settings.search.alpha,
         "alpha_he": pipeline.retriever.config.alpha_he, "candidates": settings.search.candidates,

@@ -59,8 +59,9 @@ FUNCTION = frozenset(
     "differ name".split())
 EN_WORD = regex.compile(r"[\p{L}\p{N}][\p{L}\p{N}\p{M}'’\-.]*")
 # "Tell me about X", "What do you know about X?": asked as "What is X?" (an overview is X's own definition)
-OVERVIEW = re.compile(r"^(?:and\s+)?(?:(?:can|could|would)\s+you\s+)?(?:please\s+)?(?:describe|tell\s+me\s+(?:something\s+|a\s+"
-                      r"(?:little\s+)?bit\s+|more\s+|all\s+)?about|what\s+(?:do\s+you\s+know|can\s+you\s+tell\s+me)\s+"
+OVERVIEW = re.compile(r"^(?:and\s+)?(?:(?:can|could|would)\s+you\s+)?(?:please\s+)?(?:describe|tell\s+me\s+"
+                      r"(?:something\s+|a\s+(?:little\s+)?bit\s+|more\s+|all\s+)?about|what\s+(?:do\s+you\s+know|"
+                      r"can\s+you\s+tell\s+me)\s+"
                       r"about|give\s+me\s+an?\s+(?:overview|summary|introduction)\s+of|i\s+(?:want|would\s+like|'d\s+like)"
                       r"\s+to\s+know\s+about)\s+(?:please\s+)?", re.I)
 
@@ -217,9 +218,9 @@ def english_slot(lower: str) -> tuple[str | None, str | None, str | None, bool]:
 def read_english(text: str) -> Asks:
     """The Asks of an English question."""
     text = " ".join(text.split())
-    overview = OVERVIEW.match(text)
-    if overview and overview.end() < len(text.rstrip("?.! ")):
-        text = "What is " + text[overview.end():]
+    preamble = OVERVIEW.match(text)
+    if preamble and preamble.end() < len(text.rstrip("?.! ")):
+        text = "What is " + text[preamble.end():]
     lower = " ".join(text.casefold().split()).rstrip("?.! ")
     slot, noun, unit, agent = english_slot(lower)
     runs = names_of(text.rstrip("?.! "))

@@ -6,9 +6,10 @@ A candidate can answer only when its passage names what the question names (sent
 when one is asked (checks/sentences.fits), and it agrees with the question's subject and slot (checks/agreement.py). "What is
 X?" puts the opening sentence of X's own passage first when one is given (a judge trained on answers that are spans
 reads a definition poorly). Whether the first of them answers is decided by the decision layer fitted beside the
-judge (checks/decision.py) over the look's signals; without one, by the judge's threshold. An opening sentence of X's own
-passage passes either when the question asks what X is and nothing more (Asks.overview: "Tell me about X"). Context sentences follow only when they are
-about the same subject: of the same passage, or both opening with the question's subject.
+judge (checks/decision.py) over the look's signals; without one, by the judge's threshold. Either way, a question that
+asks what X is and nothing more (Asks.overview: "Tell me about X") is answered by X's own opening, read on for the
+sentences after it. Context sentences follow only when they are about the same subject: of the same passage, or both
+opening with the question's subject.
 Declining, the sentence nearest to an answer is what the passages do say: one that agrees with the question's
 subject when there is one.
 Does not: score sentences cheaply or compose the answer (offline.py does), or read the question (question/asks.py).

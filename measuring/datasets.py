@@ -62,6 +62,11 @@ def judged_id(doc_id: str, ref: str | None) -> str:
     return ref.removesuffix(", Rema") if ref else doc_id
 
 
+def names_refs(judged) -> bool:
+    """Whether qrels name a book's refs ("Shulchan Arukh, Orach Chayim 318:1"), not documents."""
+    return all(":" in d for d in judged)
+
+
 def doc_ranking(hits) -> list[str]:
     """Judged ids in the order of their best chunk."""
     seen: dict[str, None] = {}

@@ -19,6 +19,7 @@ from measuring.datasets import (
     in_judge_split,
     is_beir_corpus,
     judged_id,
+    names_refs,
     read_qrels,
     read_queries,
     sample,
@@ -67,7 +68,7 @@ def evaluate_retrieval(retriever, queries: list[dict], qrels: dict, mode: str | 
         ranking, judged = doc_ranking(hits)[:DEPTH], qrels[query["id"]]
         if ranks is not None:
             ranks[query["id"]] = next((k for k, d in enumerate(ranking, start=1) if judged.get(d, 0) > 0), None)
-        if all(":" in d for d in judged):  # qrels naming refs: is the right section (a siman) in the top 10 at all?
+        if names_refs(judged):  # qrels naming refs: is the right section (a siman) in the top 10 at all?
             sections = {d.rsplit(":", 1)[0] for d, g in judged.items() if g > 0}
             totals["section_hit@10"] = totals.get("section_hit@10", 0.0) + any(
                 d.rsplit(":", 1)[0] in sections for d in ranking[:10])
@@ -108,7 +109,7 @@ def evaluate_answers(pipeline, queries: list[dict], qrels: dict, unanswerable: b
             contains += contains_gold(answer.text, query["answers"])
             first += contains_gold(first_sentence(answer.text), query["answers"])
             f1 += f1_score(answer.text, query["answers"])
-        elif all(":" in d for d in gold_docs):  # a seif's question (qrels naming refs): the gold is its seif, cited
+        elif names_refs(gold_docs):  # a seif's question (qrels naming refs): the gold is its seif, cited
             cited = {c.n: passages[c.passage_id] for c in answer.citations}
             contains += any(d in gold_docs for d in cited.values())
             first += any(cited.get(int(n)) in gold_docs for n in MARKER.findall(first_sentence(answer.text)))

@@ -114,15 +114,15 @@ def decide(judge, question: str, query_type: str, hits: list[Hit], sentences: li
         return sentences[i][0] == sentences[best][0] or (
             agreement[i].subject == "own" and agreement[best].subject == "own")
 
-    # context speaks of what was asked: a sentence of the same passage that shares no word with the question is
-    # another subject of the same document (an upload's next paragraph), not more of the answer
-    asked = content_words(question)
-    context = [i for i in order if i != best and probability[i] >= CONTEXT_SHARE * judge.threshold
-               and score[i] >= score.max() - KEEP_WITHIN and sentences[i][0] in on_topic and same(i)
-               and asked & content_words(sentences[i][2])][:SENTENCES_PER_TYPE[query_type] - 1]
     if asks.overview and best in defining:  # what X is: the opening of X's own passage, read on as it is written
         context = sorted((i for i, (n, position, _) in enumerate(sentences)
                           if n == sentences[best][0] and 0 < position <= OVERVIEW_MORE), key=lambda i: sentences[i][1])
+    else:  # context speaks of what was asked: a sentence of the same passage that shares no word with the question
+        # is another subject of the same document (an upload's next paragraph), not more of the answer
+        asked = content_words(question)
+        context = [i for i in order if i != best and probability[i] >= CONTEXT_SHARE * judge.threshold
+                   and score[i] >= score.max() - KEEP_WITHIN and sentences[i][0] in on_topic and same(i)
+                   and asked & content_words(sentences[i][2])][:SENTENCES_PER_TYPE[query_type] - 1]
     return Verdict([best, *context], answerability=max(probability[best], judge.threshold if best in defining else 0),
                    signals=found)
 

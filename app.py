@@ -42,6 +42,7 @@ from storage.history import History
 from storage.store import Store
 from training.commands import commands as training_commands
 from training.lay_commands import commands as lay_commands
+from training.ranking_commands import commands as ranking_commands
 from web.accounts import bp as accounts_bp
 from web.auth import register_auth
 from web.catalog import bp as catalog_bp
@@ -244,7 +245,8 @@ def create_app(config=None, pipeline=None, library=None) -> Flask:
     for blueprint in (query_bp, documents_bp, history_bp, similar_bp, accounts_bp, openai_bp, relations_bp, metrics_bp,
                       mcp_bp, openapi_bp, catalog_bp, providers_bp):
         app.register_blueprint(blueprint)
-    for command in (ingest_commands + measuring_commands + training_commands + lay_commands + benchmark_commands
+    for command in (ingest_commands + measuring_commands + training_commands + lay_commands + ranking_commands
+                    + benchmark_commands
                     + authoring_commands
                     + [serve, db_commands, users_commands, relations_commands, mcp_command]):
         app.cli.add_command(command)

@@ -5,6 +5,7 @@ verify.py        claims checked: valid number, verbatim quotes, support; uncited
 judge.py         the answerability judge, a cross-encoder trained here
 judge_network.py its network: frozen and trained layers, the head, and the span head of a try
 decision.py      answer or decline, from all a look's signals
+ranking.py       which candidate fits best, from all a look knows of each
 agreement.py     whether a sentence agrees with the question's subject and slot
 superlatives.py  whether a sentence holds the superlative asked, not narrowed to another place
 sentences.py     the passages' sentences as they are read and checked, and what a question names

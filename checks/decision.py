@@ -7,7 +7,10 @@ whether the best candidate opens with the question's subject or only mentions it
 checks (a date, a number, a measure), whether it is the opening sentence of the subject's own passage, its passage's
 rank and hybrid score, how many candidates may answer, the question's language, whether this is the second look,
 the best candidate's cheap score (the writer's cosine and word overlap), the share of the question's content
-words it and its heading hold, and whether it is about another named subject, naming the question's only in passing.
+words it and its heading hold, and whether it is about another named subject, naming the question's only in passing, and whether it is a seif
+("ruling": a unit of a work of halacha, question/halacha.py). Each signal is read again for a ruling (INPUTS), so
+a look over the Shulchan Arukh, where the judge rates neighbouring seifim alike and search's scores tell more, is
+weighed as such; our lay questions' Hebrew train split ("lay-he") is among the looks fitted.
 A question asked across languages (an English one answered by a Hebrew sentence, signal "across") reads lower
 judge and cosine scores for the same answer, so it has a threshold of its own ("across" in decision.json), chosen by
 `flask --app app calibrate-across` on our own lay questions over the Shulchan Arukh (training/calibrate_across.py).
@@ -22,13 +25,22 @@ from dataclasses import dataclass
 from pathlib import Path
 
 SIGNALS = ("judge", "margin", "judge_any", "own", "mentioned", "checked", "defining", "rank", "hybrid", "top_hybrid",
-           "candidates", "hebrew", "reserve", "cheap", "overlap", "aside")
+           "candidates", "hebrew", "reserve", "cheap", "overlap", "aside", "ruling")
+# what the model reads: every signal, and each again for a look whose best candidate is a seif ("ruling")
+INPUTS = SIGNALS + tuple(f"{name}_ruling" for name in SIGNALS if name != "ruling")
 FILE = "decision.json"
+
+
+def inputs(signals: dict[str, float]) -> list[float]:
+    """The model's INPUTS of one look's signals."""
+    base = [float(signals[name]) for name in SIGNALS]
+    ruling = float(signals["ruling"])
+    return base + [value * ruling for name, value in zip(SIGNALS, base) if name != "ruling"]
 
 
 @dataclass(frozen=True)
 class Decision:
-    """A logistic model over SIGNALS (standardised by means and scales) and the probability from which it answers."""
+    """A logistic model over INPUTS (standardised by means and scales) and the probability from which it answers."""
 
     weights: tuple[float, ...]
     bias: float
@@ -51,8 +63,8 @@ class Decision:
 
     def probability(self, signals: dict[str, float]) -> float:
         """The model's probability that the look holds an answer."""
-        z = self.bias + sum(w * (float(signals[name]) - m) / s
-                            for name, w, m, s in zip(SIGNALS, self.weights, self.means, self.scales))
+        z = self.bias + sum(w * (value - m) / s
+                            for value, w, m, s in zip(inputs(signals), self.weights, self.means, self.scales))
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
     def answers(self, signals: dict[str, float]) -> bool:

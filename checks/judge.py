@@ -20,6 +20,7 @@ from search.compute import turn
 from search.runtime import Exported, chosen
 from search.embedding import resolve_model
 from checks.decision import Decision
+from checks.ranking import Ranking
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +66,7 @@ class AnswerabilityJudge:
         self.threshold = float(card["threshold"])  # from this probability up, a sentence answers
         self.max_length = int(card["max_length"])
         self.decision = Decision.load(self.folder)  # answer or decline from all a look's signals, when fitted
+        self.ranking = Ranking.load(self.folder)  # which candidate fits best, when fitted
         self.runtime = chosen(runtime)
         self.exported = self._export() if self.runtime == "onnx" else None  # the layers, run by ONNX Runtime
 

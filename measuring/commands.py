@@ -1,4 +1,5 @@
-"""Command-line tasks that measure, run as `flask --app app <command>`: eval, check-agreement, build-pointed-set.
+"""Command-line tasks that measure, run as `flask --app app <command>`: eval, eval-lessons, check-agreement,
+build-pointed-set.
 
 These are the only places that print; everything else logs.
 """
@@ -144,4 +145,30 @@ def build_pointed_set(db: Path, out: Path, seed: int):
         raise click.ClickException(str(exc)) from exc
 
 
-commands = [eval_command, check_agreement_command, build_pointed_set]
+@click.command("eval-lessons")
+@click.option("--split", type=click.Choice(["train", "test"]), default="test", show_default=True,
+              help="The English lessons' part: test is over the leads of the unseen third.")
+@click.option("--library", "library_dir", default="data/library", show_default=True,
+              type=click.Path(file_okay=False, path_type=Path), help="The built default library the leads are in.")
+@click.option("--limit", type=int, default=None, help="A seeded sample of this many lessons.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@with_appcontext
+def eval_lessons_command(split, library_dir, limit, seed):
+    """Ask the English lessons (data/judge-lessons) end to end over the default library: answered with their sentence
+    first, twins not answered from their own lead (measuring/lessons_eval.py); the last line is JSON."""
+    from measuring.lessons_eval import evaluate_lessons, read_lessons
+    from measuring.libraries import eval_pipeline
+    from search import library
+    from search.embedding import Embedder
+
+    if not (library_dir / "manifest.json").exists():
+        raise click.UsageError(f"{library_dir} holds no library: build it with `make library`, or name one with --library")
+    settings = current()
+    embedder = Embedder.load(settings.models.embedding_model)
+    pipeline = eval_pipeline(settings, library.load(library_dir, embedder), embedder)
+    result = evaluate_lessons(pipeline, read_lessons(split=split, limit=limit, seed=seed))
+    click.echo(json.dumps({**result, "config": {"split": split, "limit": limit, "seed": seed,
+                                                "judge": str(settings.models.judge_dir)}}))
+
+
+commands = [eval_command, check_agreement_command, build_pointed_set, eval_lessons_command]

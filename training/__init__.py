@@ -4,6 +4,7 @@ commands.py          flask --app app train-classifier | train-reranker | train-j
                      record-decisions | train-decision | calibrate-support | calibrate-decline | calibrate-judge |
                      calibrate-similar
 lay_commands.py      flask --app app calibrate-across | learn-glossary | train-lay-reranker (they read our lay questions)
+ranking_commands.py  flask --app app record-rankings | train-ranking
 calibrate.py         the support and decline thresholds chosen on dev sets; BM25 hard negatives
 calibrate_judge.py   the judge's threshold, on the calibrate split, through the real pipeline
 calibrate_across.py  the decision's threshold for a question asked across languages, on our lay questions
@@ -22,4 +23,5 @@ judge_lessons.py     pairs from the lessons the team wrote (data/judge-lessons/)
 train_judge.py       the answerability judge on those pairs
 judge_span.py        a span head beside the judge's yes/no one (a try): its targets, loss and held-out scores
 train_decision.py    the decision to answer or decline, fitted on recorded looks
+train_ranking.py     the ranking of the candidates that may answer, fitted on recorded candidates
 """

@@ -196,7 +196,7 @@ def train_decision(files, out):
     save(card, out)
     judge = json.loads((out / "judge.json").read_text())  # the judge's own threshold, chosen on the same looks
     judge.update(threshold=card["judge_alone"]["threshold"], threshold_source="train-decision's judge_alone, on "
-                 + ", ".join(sorted(card["fitted_on"])), calibration=card["judge_alone"])
+                 + ", ".join(sorted(card["judge_alone"]["fitted_on"])), calibration=card["judge_alone"])
     (out / "judge.json").write_text(json.dumps(judge, indent=2, ensure_ascii=False) + "\n")
     click.echo(json.dumps(card, indent=2))
 

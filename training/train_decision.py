@@ -20,7 +20,7 @@ import numpy as np
 from measuring.datasets import in_judge_split, judged_id, read_qrels, read_queries, sample
 from question.policy import QUERY_POLICIES, SECOND_LOOK
 from writers.answering import further
-from checks.decision import SIGNALS
+from checks.decision import INPUTS, SIGNALS, inputs
 from checks.sentences import all_named
 
 FORBIDDEN = ("scifact", "wiki-trust", "halacha-he", "sealed")
@@ -79,8 +79,8 @@ def question_rows(pipeline, name: str, query: dict, gold: frozenset, presents: t
 
 
 def matrix(rows: list[dict]) -> np.ndarray:
-    """The signals of rows as a matrix, columns in SIGNALS order."""
-    return np.array([[float(r["signals"][k]) for k in SIGNALS] for r in rows])
+    """The decision's inputs of rows as a matrix, columns in INPUTS order."""
+    return np.array([inputs(r["signals"]) for r in rows])
 
 
 def weights_of(rows: list[dict]) -> np.ndarray:
@@ -134,15 +134,21 @@ def fit(rows: list[dict]) -> dict:
     grid = np.round(np.arange(0.05, 0.96, 0.01), 2)
     score = lambda t: float(np.mean([sum(v) / 2 for v in outcomes(rows, probability, t).values()]))  # noqa: E731
     threshold = float(max(grid, key=score))
-    judge = x[:, SIGNALS.index("judge")]  # the one threshold on the judge's score, for comparison
-    alone = lambda t: float(np.mean([sum(v) / 2 for v in outcomes(rows, judge, t).values()]))  # noqa: E731
+    # the one threshold on the judge's score, for comparison, over the sets with no seif among their looks: over
+    # seifim the judge alone tells nothing (a balanced accuracy near 0.5 at any threshold), and its threshold also
+    # gates the context sentences that follow an answer (writers/answering.py)
+    ruled = {r["set"] for r in rows if r["signals"].get("ruling")}
+    plain = [i for i, r in enumerate(rows) if r["set"] not in ruled] or list(range(len(rows)))
+    kept, judge = [rows[i] for i in plain], x[plain, INPUTS.index("judge")]
+    alone = lambda t: float(np.mean([sum(v) / 2 for v in outcomes(kept, judge, t).values()]))  # noqa: E731
     judge_threshold = float(max(grid, key=alone))
-    return {"signals": list(SIGNALS), "weights": [round(float(c), 6) for c in coef], "bias": round(float(bias), 6),
+    return {"signals": list(SIGNALS), "inputs": list(INPUTS), "weights": [round(float(c), 6) for c in coef],
+            "bias": round(float(bias), 6),
             "means": [round(float(m), 6) for m in means], "scales": [round(float(s), 6) for s in scales],
             "threshold": threshold, "balanced_accuracy": round(score(threshold), 4),
             "fitted_on": figures_at(rows, probability, threshold), "looks": len(rows),
             "judge_alone": {"threshold": judge_threshold, "balanced_accuracy": round(alone(judge_threshold), 4),
-                            "fitted_on": figures_at(rows, judge, judge_threshold)}}
+                            "fitted_on": figures_at(kept, judge, judge_threshold)}}
 
 
 def figures_at(rows: list[dict], probability, threshold: float) -> dict:

@@ -56,8 +56,13 @@ WRITTEN = """
   neighbouring seif its twin (never a seif the lay test split was written from). Their test part, over leads of the
   unseen third, is the figure "wiki-lessons/test" below."""
 DECISION = """
-- Decision: decision.json, a logistic model over each look's signals, decides answer or decline
-  (checks/decision.py; `flask --app app train-decision`), its card beside it."""
+- Decision: decision.json, a logistic model over each look's signals (each read again for a look whose best
+  candidate is a seif), decides answer or decline (checks/decision.py; `flask --app app train-decision`), its card
+  beside it."""
+RANKING = """
+- Ranking: ranking.json, a conditional logit over what the writer knows of each candidate (the judge's score among
+  it, and search's rank and score of its passage), chooses the sentence that fits best (checks/ranking.py;
+  `flask --app app train-ranking`), its card beside it."""
 
 
 def auc(labels: np.ndarray, scores: np.ndarray) -> float:
@@ -219,4 +224,5 @@ def write_card(out: Path, card: dict) -> None:
         written=(WRITTEN.format(written_pairs=card["written_pairs"]) if card.get("written_pairs") else "") + (
             f"\n- Started from {card['started_from']} and taught {card['epochs']} more epoch(s) on these pairs, at a "
             f"learning rate of {card['lr']:g}." if card.get("started_from") else ""),
-        decision=DECISION if (out / "decision.json").exists() else ""))
+        decision=(DECISION if (out / "decision.json").exists() else "")
+        + (RANKING if (out / "ranking.json").exists() else "")))

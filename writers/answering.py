@@ -22,7 +22,9 @@ from hebrew.script import detect_language
 from hebrew.words import content_words
 from models import Hit
 from question.asks import Asks, read
+from question.halacha import from_halachic_work
 from checks.agreement import agreements, defines
+from checks import ranking
 from checks.judge import pair_text
 from checks.sentences import about, anchors, fits
 
@@ -49,6 +51,7 @@ class Choice:
     best: dict[int, str] = field(default_factory=dict)  # each passage's best sentence by the cheap score
     more: tuple = ()  # a second look's passages the answer cites, numbered after the request's hits
     signals: dict = field(default_factory=dict)  # what the decision to answer or decline read (decision.SIGNALS)
+    candidates: list = field(default_factory=list)  # (passage number, sentence, ranking.features) of each that may
 
 
 @dataclass
@@ -60,6 +63,7 @@ class Verdict:
     found: int | None = None
     answerability: float = 0.0
     signals: dict = field(default_factory=dict)  # what the decision read (decision.SIGNALS)
+    candidates: list = field(default_factory=list)  # (index, ranking.features) of each candidate that may answer
 
 
 def further(question: str, reserve) -> list[Hit]:
@@ -95,7 +99,12 @@ def decide(judge, question: str, query_type: str, hits: list[Hit], sentences: li
     agreement = agreements(asks, {i: sentences[i] for i in probability}, sentences, hits)
     can = [i for i in order if sentences[i][0] in on_topic and fits(question, sentences[i][2])
            and agreement[i].can_answer(asks)]
-    if asks.runs and not asks.agent:  # an attribute of a named subject: its own sentences before those that mention it
+    described = {i: fitting(question, asks, hits, sentences, score, probability[i], agreement[i], i) for i in can}
+    ranker = getattr(judge, "ranking", None)
+    if ranker is not None:  # the candidate that fits best over all a look knows of each (checks/ranking.py)
+        fit = dict(zip(can, ranker.scores([described[i] for i in can]).tolist()))
+        can.sort(key=lambda i: -fit[i])
+    elif asks.runs and not asks.agent:  # an attribute of a named subject: its own sentences before those that mention it
         can.sort(key=lambda i: -(probability[i] + OWN_FIRST * ((agreement[i].subject == "own") - agreement[i].aside)))
     can = [i for i in defining if i in can] + [i for i in can if i not in defining]  # X's own opening defines X
     found = signals(question, asks, hits, sentences, score, probability, order, can, agreement, defining, second)
@@ -106,7 +115,8 @@ def decide(judge, question: str, query_type: str, hits: list[Hit], sentences: li
         answers = bool(can) and named and (can[0] in defining or probability[can[0]] >= judge.threshold)
     if not answers:
         nearest = can or [i for i in order if agreement[i].subject != "none"] or order
-        return Verdict(found=nearest[0], answerability=probability[can[0]] if can else 0.0, signals=found)
+        return Verdict(found=nearest[0], answerability=probability[can[0]] if can else 0.0, signals=found,
+                       candidates=list(described.items()))
     best = can[0]
 
     def same(i: int) -> bool:
@@ -124,7 +134,19 @@ def decide(judge, question: str, query_type: str, hits: list[Hit], sentences: li
                    and score[i] >= score.max() - KEEP_WITHIN and sentences[i][0] in on_topic and same(i)
                    and asked & content_words(sentences[i][2])][:SENTENCES_PER_TYPE[query_type] - 1]
     return Verdict([best, *context], answerability=max(probability[best], judge.threshold if best in defining else 0),
-                   signals=found)
+                   signals=found, candidates=list(described.items()))
+
+
+def fitting(question: str, asks: Asks, hits: list[Hit], sentences: list, score: np.ndarray, probability: float,
+            agreement, i: int) -> dict[str, float]:
+    """What the ranking (checks/ranking.py) reads of candidate i."""
+    n, position, sentence = sentences[i]
+    asked = content_words(question)
+    return ranking.features(
+        probability, float(score[i]), float(score.max()), n, hits[n - 1].hybrid_score,
+        max(h.hybrid_score for h in hits), position, agreement.subject, agreement.mentioned, agreement.aside,
+        len(asked & content_words(f"{hits[n - 1].chunk.heading} {sentence}")) / max(1, len(asked)), asks.hebrew,
+        from_halachic_work(hits[n - 1]))
 
 
 def signals(question: str, asks: Asks, hits: list[Hit], sentences: list, score: np.ndarray, probability: dict,
@@ -150,6 +172,7 @@ def signals(question: str, asks: Asks, hits: list[Hit], sentences: list, score: 
         "across": float(not asks.hebrew and n > 0 and detect_language(sentences[best][2]) == "he"),
         "reserve": float(second),
         "aside": float(best is not None and agreement[best].aside),
+        "ruling": float(n > 0 and from_halachic_work(hits[n - 1])),
         "cheap": float(score[best]) if best is not None else 0.0,
         "overlap": len(asked & content_words(f"{hits[n - 1].chunk.heading} {sentences[best][2]}")) / max(1, len(asked))
         if best is not None else 0.0,

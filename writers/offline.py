@@ -249,14 +249,15 @@ class ExtractiveWriter(Writer):
             chosen = self.with_companions(ranked[:SENTENCES_PER_TYPE[query_type]], sentences, similarity, score, hits)
             return Choice([(sentences[i][0], sentences[i][2]) for i in sorted(chosen, key=lambda i: sentences[i][:2])])
         verdict = decide(self.judge, question, query_type, hits, sentences, score, named, second)
+        listed = [(sentences[i][0], sentences[i][2], described) for i, described in verdict.candidates]
         if not verdict.answer:
             found = [(sentences[verdict.found][0], sentences[verdict.found][2])] if related else []
-            return Choice(found=found, answerability=verdict.answerability, signals=verdict.signals)
+            return Choice(found=found, answerability=verdict.answerability, signals=verdict.signals, candidates=listed)
         best = verdict.answer[0]
         chosen = self.with_companions(verdict.answer, sentences, similarity, score, hits)
         if reads_in_order(question, [sentences[i] for i in chosen]):
             return Choice([(sentences[i][0], sentences[i][2]) for i in sorted(chosen, key=lambda i: sentences[i][:2])],
-                          answerability=verdict.answerability, signals=verdict.signals)
+                          answerability=verdict.answerability, signals=verdict.signals, candidates=listed)
         leads = self.leads(best, sentences, chosen)
         rest = sorted(chosen - {best} - leads, key=lambda i: sentences[i][:2])
         n, told = sentences[best][0], sentences[best][2]
@@ -265,7 +266,7 @@ class ExtractiveWriter(Writer):
             told, leads = opened, set()  # the fact first, its reference the editor's (writers/reference.py)
         ordered = [*sorted(leads), best, *rest]
         return Choice([(sentences[i][0], told if i == best else sentences[i][2]) for i in ordered],
-                      answerability=verdict.answerability, signals=verdict.signals)
+                      answerability=verdict.answerability, signals=verdict.signals, candidates=listed)
 
     def with_companions(self, chosen: list[int], sentences: list, similarity: np.ndarray, score: np.ndarray,
                         hits: list[Hit]) -> set[int]:

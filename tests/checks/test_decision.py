@@ -4,7 +4,7 @@ import json
 import pytest
 
 from training.train_decision import fit, outcomes, save
-from checks.decision import SIGNALS, Decision
+from checks.decision import INPUTS, SIGNALS, Decision
 
 
 def look(set_name, qid, present, label, judge, own=1.0, look_number=1, candidates=1.0):
@@ -99,9 +99,9 @@ def across_rows():
 def test_a_question_asked_across_languages_has_a_threshold_of_its_own():
     from training.calibrate_across import choose
 
-    logistic = [0.0] * len(SIGNALS)
-    logistic[SIGNALS.index("judge")] = 1.0
-    decision = Decision(tuple(logistic), 0.0, tuple([0.0] * len(SIGNALS)), tuple([0.2] * len(SIGNALS)), 0.97, {})
+    logistic = [0.0] * len(INPUTS)
+    logistic[INPUTS.index("judge")] = 1.0
+    decision = Decision(tuple(logistic), 0.0, tuple([0.0] * len(INPUTS)), tuple([0.2] * len(INPUTS)), 0.97, {})
     english = across_rows()[0]["signals"]
     assert not decision.answers(english)  # probability sigmoid(1.5) = 0.82 < 0.97
     result = choose(across_rows(), decision)
@@ -155,8 +155,8 @@ def test_calibrate_across_keeps_the_hebrew_lay_looks_for_train_decision(tmp_path
     from search.embedding import Embedder
     from training import calibrate_across
 
-    decision = Decision(tuple([1.0] + [0.0] * (len(SIGNALS) - 1)), 0.0, tuple([0.0] * len(SIGNALS)),
-                        tuple([0.2] * len(SIGNALS)), 0.97, {})
+    decision = Decision(tuple([1.0] + [0.0] * (len(INPUTS) - 1)), 0.0, tuple([0.0] * len(INPUTS)),
+                        tuple([0.2] * len(INPUTS)), 0.97, {})
     judge = SimpleNamespace(decision=decision)
     pipeline = SimpleNamespace(generator=SimpleNamespace(writers={"offline": SimpleNamespace(judge=judge)}))
     monkeypatch.setattr(Embedder, "load", staticmethod(lambda *a, **k: SimpleNamespace(name="e5")))
@@ -173,3 +173,21 @@ def test_calibrate_across_keeps_the_hebrew_lay_looks_for_train_decision(tmp_path
     rows = json.loads(kept.read_text())
     assert len(rows) == 20 and {r["set"] for r in rows} == {"lay-he"} and not any(r["across"] for r in rows)
     assert fit(rows + recorded())  # train-decision reads them beside the other sets' looks
+
+
+def test_a_look_over_seifim_is_weighed_by_the_signals_that_tell_there():
+    """Over leads the judge tells answers apart; over seifim (ruling) it rates every look alike and search's best
+    score tells: each signal read again for a ruling lets one decision do both."""
+    rows = []
+    for i in range(20):
+        rows.append(look("leads", f"l{i}", True, 1, 0.6 + 0.02 * i))
+        rows.append(look("leads", f"l{i}", False, 0, 0.1 + 0.02 * i))
+        for present in (True, False):
+            row = look("lay-he", f"s{i}", present, int(present), 0.85 + 0.005 * (i % 3))
+            row["signals"].update(ruling=1.0, top_hybrid=(3.0 if present else 2.0) + 0.02 * i)
+            rows.append(row)
+    card = fit(rows)
+    assert card["inputs"] == list(INPUTS) and len(card["weights"]) == len(INPUTS) > len(SIGNALS)
+    assert card["fitted_on"]["lay-he"]["balanced"] == 1.0 and card["fitted_on"]["leads"]["balanced"] == 1.0
+    assert card["weights"][INPUTS.index("top_hybrid_ruling")] > 0
+    assert set(card["judge_alone"]["fitted_on"]) == {"leads"}  # the judge's own threshold: not over seifim

@@ -1,5 +1,6 @@
 """The eval command end to end on a small BEIR folder, with the real models."""
 import json
+from pathlib import Path
 
 import pytest
 
@@ -78,7 +79,14 @@ SEIFIM = [  # a book of referenced seifim, as ../shared gives the Shulchan Arukh
 ]
 
 
-def test_eval_against_the_library_of_an_ingested_book_ranks_by_ref(tmp_path):
+def test_eval_against_the_library_of_an_ingested_book_ranks_by_ref(tmp_path, monkeypatch):
+    # the judge alone orders and decides: the decision and ranking beside it were fitted on whole libraries, whose
+    # search scores a book of four passages, searched with an English embedder, does not have
+    judge = tmp_path / "judge"
+    judge.mkdir()
+    for name in ("judge.json", "model.safetensors"):
+        (judge / name).symlink_to((Path("data/models/answerability") / name).resolve())
+    monkeypatch.setenv("FLASK_JUDGE_DIR", str(judge))
     book = tmp_path / "sa.jsonl"
     book.write_text("".join(json.dumps(s, ensure_ascii=False) + "\n" for s in SEIFIM), encoding="utf-8")
     questions = tmp_path / "halacha-book"

@@ -7,10 +7,11 @@ whether the best candidate opens with the question's subject or only mentions it
 checks (a date, a number, a measure), whether it is the opening sentence of the subject's own passage, its passage's
 rank and hybrid score, how many candidates may answer, the question's language, whether this is the second look,
 the best candidate's cheap score (the writer's cosine and word overlap), the share of the question's content
-words it and its heading hold, and whether it is about another named subject, naming the question's only in passing, and whether it is a seif
-("ruling": a unit of a work of halacha, question/halacha.py). Each signal is read again for a ruling (INPUTS), so
-a look over the Shulchan Arukh, where the judge rates neighbouring seifim alike and search's scores tell more, is
-weighed as such; our lay questions' Hebrew train split ("lay-he") is among the looks fitted.
+words it and its heading hold, whether it is about another named subject, naming the question's only in passing,
+and whether it is a seif ("ruling": a unit of a work of halacha, question/halacha.py). Each signal is read again
+for a ruling (INPUTS), so a look over the Shulchan Arukh, where the judge rates neighbouring seifim alike, is
+weighed as such; our lay questions' Hebrew train split ("lay-he") is among the looks fitted. Search's scores (SCALED) are not read for a
+ruling: with the questions written beside the seifim they run to 3, without them to 1.
 A question asked across languages (an English one answered by a Hebrew sentence, signal "across") reads lower
 judge and cosine scores for the same answer, so it has a threshold of its own ("across" in decision.json), chosen by
 `flask --app app calibrate-across` on our own lay questions over the Shulchan Arukh (training/calibrate_across.py).
@@ -26,16 +27,19 @@ from pathlib import Path
 
 SIGNALS = ("judge", "margin", "judge_any", "own", "mentioned", "checked", "defining", "rank", "hybrid", "top_hybrid",
            "candidates", "hebrew", "reserve", "cheap", "overlap", "aside", "ruling")
-# what the model reads: every signal, and each again for a look whose best candidate is a seif ("ruling")
-INPUTS = SIGNALS + tuple(f"{name}_ruling" for name in SIGNALS if name != "ruling")
+# search's scores are read only for a look that is not over seifim: a library with questions written beside its
+# seifim (search/asked.py) scores them on another scale than one without, and the decision must hold for both
+SCALED = ("hybrid", "top_hybrid")
+# what the model reads: every signal, and each other one again for a look whose best candidate is a seif ("ruling")
+INPUTS = SIGNALS + tuple(f"{name}_ruling" for name in SIGNALS if name != "ruling" and name not in SCALED)
 FILE = "decision.json"
 
 
 def inputs(signals: dict[str, float]) -> list[float]:
     """The model's INPUTS of one look's signals."""
-    base = [float(signals[name]) for name in SIGNALS]
     ruling = float(signals["ruling"])
-    return base + [value * ruling for name, value in zip(SIGNALS, base) if name != "ruling"]
+    base = [float(signals[name]) * (1 - ruling if name in SCALED else 1) for name in SIGNALS]
+    return base + [float(signals[name]) * ruling for name in SIGNALS if name != "ruling" and name not in SCALED]
 
 
 @dataclass(frozen=True)

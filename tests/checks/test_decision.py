@@ -176,18 +176,23 @@ def test_calibrate_across_keeps_the_hebrew_lay_looks_for_train_decision(tmp_path
 
 
 def test_a_look_over_seifim_is_weighed_by_the_signals_that_tell_there():
-    """Over leads the judge tells answers apart; over seifim (ruling) it rates every look alike and search's best
-    score tells: each signal read again for a ruling lets one decision do both."""
+    """Over leads the judge tells answers apart; over seifim (ruling) it rates every look alike and the margin to the
+    next candidate tells: each signal read again for a ruling lets one decision do both. Search's scores are not read
+    for a ruling, so a library without questions beside its seifim (scores to 1, not 3) is decided alike."""
     rows = []
     for i in range(20):
         rows.append(look("leads", f"l{i}", True, 1, 0.6 + 0.02 * i))
         rows.append(look("leads", f"l{i}", False, 0, 0.1 + 0.02 * i))
         for present in (True, False):
             row = look("lay-he", f"s{i}", present, int(present), 0.85 + 0.005 * (i % 3))
-            row["signals"].update(ruling=1.0, top_hybrid=(3.0 if present else 2.0) + 0.02 * i)
+            row["signals"].update(ruling=1.0, margin=(0.3 if present else 0.05) + 0.005 * i, top_hybrid=2.0 + 0.05 * i)
             rows.append(row)
     card = fit(rows)
     assert card["inputs"] == list(INPUTS) and len(card["weights"]) == len(INPUTS) > len(SIGNALS)
+    assert "top_hybrid_ruling" not in INPUTS and card["weights"][INPUTS.index("margin_ruling")] > 0
     assert card["fitted_on"]["lay-he"]["balanced"] == 1.0 and card["fitted_on"]["leads"]["balanced"] == 1.0
-    assert card["weights"][INPUTS.index("top_hybrid_ruling")] > 0
     assert set(card["judge_alone"]["fitted_on"]) == {"leads"}  # the judge's own threshold: not over seifim
+    decision = Decision(*[tuple(card[k]) if isinstance(card[k], list) else card[k]
+                          for k in ("weights", "bias", "means", "scales", "threshold")], card)
+    seif = rows[2]["signals"]
+    assert decision.probability(seif) == decision.probability({**seif, "top_hybrid": 0.7, "hybrid": 0.6})

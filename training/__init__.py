@@ -5,6 +5,7 @@ commands.py          flask --app app train-classifier | train-reranker | train-j
                      calibrate-similar
 lay_commands.py      flask --app app calibrate-across | learn-glossary | train-lay-reranker (they read our lay questions)
 ranking_commands.py  flask --app app record-rankings | train-ranking
+looks.py             what record-decisions and record-rankings share: the library searched, the looks written
 calibrate.py         the support and decline thresholds chosen on dev sets; BM25 hard negatives
 calibrate_judge.py   the judge's threshold, on the calibrate split, through the real pipeline
 calibrate_across.py  the decision's threshold for a question asked across languages, on our lay questions

@@ -10,6 +10,7 @@ import click
 from flask.cli import with_appcontext
 
 from configuration.settings import current
+from training.looks import corpus_option, library_option
 
 
 @click.command("train-classifier")
@@ -153,33 +154,18 @@ def train_embedder(book, sets, out, trained_layers, epochs, max_length, limit, l
 @click.option("--split", type=click.Choice(["train", "calibrate"]), default="calibrate", show_default=True,
               help="A QA dev set's judge split, asked with its gold and without.")
 @click.option("--half", type=click.Choice(["tune"]), default=None, help="A set with halves: its tuning half, asked once.")
-@click.option("--corpus", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
-              help="Search this corpus.jsonl instead of FOLDER's own.")
-@click.option("--library", "library_dir", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
-              help="Search this built library (data/library) instead.")
+@corpus_option
+@library_option
 @click.option("--limit", type=int, default=None, help="A seeded sample of this many questions.")
 @click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path))
 @with_appcontext
 def record_decisions(folder, split, half, corpus, library_dir, limit, out):
     """Record the offline writer's looks at a set's questions, for train-decision; prints their count."""
-    from measuring.libraries import cached_library, eval_pipeline
+    from training.looks import write_looks
     from training.train_decision import record
-    from ingest.corpus import read_corpus
-    from search import library
-    from search.embedding import Embedder
 
-    settings = current()
-    embedder = Embedder.load(settings.models.embedding_model)
-    searched = library.load(library_dir, embedder) if library_dir else cached_library(
-        read_corpus(corpus or folder / "corpus.jsonl"), embedder, settings.library.max_chars, settings.library.overlap_chars,
-        Path("data/cache/eval"))
-    try:
-        rows = record(eval_pipeline(settings, searched, embedder), folder, None if half else split, half, limit,
-                      corpus=corpus)
-    except ValueError as exc:
-        raise click.UsageError(str(exc)) from None
-    out.write_text(json.dumps(rows) + "\n")
-    click.echo(json.dumps({"set": folder.name, "looks": len(rows), "out": str(out)}))
+    write_looks(lambda pipeline: record(pipeline, folder, None if half else split, half, limit, corpus=corpus),
+                folder, corpus, library_dir, out)
 
 
 @click.command("train-decision")

@@ -10,8 +10,8 @@ the best candidate's cheap score (the writer's cosine and word overlap), the sha
 words it and its heading hold, whether it is about another named subject, naming the question's only in passing,
 and whether it is a seif ("ruling": a unit of a work of halacha, question/halacha.py). Each signal is read again
 for a ruling (INPUTS), so a look over the Shulchan Arukh, where the judge rates neighbouring seifim alike, is
-weighed as such; our lay questions' Hebrew train split ("lay-he") is among the looks fitted. Search's scores (SCALED) are not read for a
-ruling: with the questions written beside the seifim they run to 3, without them to 1.
+weighed as such; our lay questions' Hebrew train split ("lay-he") is among the looks fitted. Search's scores
+(SCALED) are not read for a ruling: with the questions written beside the seifim they run to 3, without them to 1.
 A question asked across languages (an English one answered by a Hebrew sentence, signal "across") reads lower
 judge and cosine scores for the same answer, so it has a threshold of its own ("across" in decision.json), chosen by
 `flask --app app calibrate-across` on our own lay questions over the Shulchan Arukh (training/calibrate_across.py).

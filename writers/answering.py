@@ -5,8 +5,10 @@ follow the answering sentence.
 A candidate can answer only when its passage names what the question names (sentences.about), it holds a number
 when one is asked (checks/sentences.fits), and it agrees with the question's subject and slot (checks/agreement.py). "What is
 X?" puts the opening sentence of X's own passage first when one is given (a judge trained on answers that are spans
-reads a definition poorly). Whether the first of them answers is decided by the decision layer fitted beside the
-judge (checks/decision.py) over the look's signals; without one, by the judge's threshold. Either way, a question that
+reads a definition poorly). The others are ordered by the ranking fitted beside the judge (checks/ranking.py: the
+judge's score with search's rank and scores, agreement and overlap), else by the judge's probability. Whether the
+first of them answers is decided by the decision layer fitted beside the judge (checks/decision.py) over the look's
+signals; without one, by the judge's threshold. Either way, a question that
 asks what X is and nothing more (Asks.overview: "Tell me about X") is answered by X's own opening, read on for the
 sentences after it. Context sentences follow only when they are about the same subject: of the same passage, or both
 opening with the question's subject.

@@ -43,20 +43,31 @@ def looks(pipeline, question: str, leave_out: frozenset = frozenset()) -> list[t
 def record(pipeline, folder: Path, split: str | None = "calibrate", half: str | None = None, limit: int | None = None,
            seed: int = 0, corpus: Path | None = None) -> list[dict]:
     """The looks of one set's questions, labelled (see the module docstring)."""
-    if any(name in str(folder).lower() for name in FORBIDDEN) or half == "test" or split == "test":
+    if for_measurement(folder, split, half):
         raise ValueError(f"{folder} ({half or split}) is for measurement only; the decision is never fitted on it")
     qrels = read_qrels(folder)
-    queries = read_queries(folder)
-    if half:
-        queries = [q for q in queries if q["half"] == half]
-    elif split:
-        queries = in_judge_split(queries, qrels, corpus or folder / "corpus.jsonl", split)
     rows = []
-    for query in sample(queries, qrels, limit, seed):
+    for query in sample(questions(folder, qrels, split, half, corpus), qrels, limit, seed):
         gold = frozenset(d for d, g in qrels.get(query["id"], {}).items() if g > 0)
         presents = (True, False) if query["answerable"] and not half else (query["answerable"],)
         rows.extend(question_rows(pipeline, folder.name, query, gold, presents, leave_out_absent=not half))
     return rows
+
+
+def for_measurement(folder: Path, split: str | None, half: str | None) -> bool:
+    """Whether a set, or its split or half, is kept for measurement: never recorded to fit on."""
+    return any(name in str(folder).lower() for name in FORBIDDEN) or half == "test" or split == "test"
+
+
+def questions(folder: Path, qrels: dict, split: str | None, half: str | None, corpus: Path | None) -> list[dict]:
+    """A set's questions to record: those of its half, else those whose article is in the judge's split, else all
+    (sample keeps those its qrels judge, and those marked unanswerable)."""
+    queries = read_queries(folder)
+    if half:
+        return [q for q in queries if q["half"] == half]
+    if split:
+        return in_judge_split(queries, qrels, corpus or folder / "corpus.jsonl", split)
+    return queries
 
 
 def question_rows(pipeline, name: str, query: dict, gold: frozenset, presents: tuple[bool, ...],

@@ -16,9 +16,9 @@ from pathlib import Path
 import numpy as np
 
 from checks.ranking import FEATURES, FILE
-from measuring.datasets import in_judge_split, judged_id, names_refs, read_qrels, read_queries, sample
+from measuring.datasets import judged_id, names_refs, read_qrels, sample
 from measuring.metrics import contains_gold
-from training.train_decision import FORBIDDEN, looks
+from training.train_decision import for_measurement, looks, questions
 
 HELD_OUT = 5  # one question in this many is held out to measure the fit
 
@@ -26,18 +26,11 @@ HELD_OUT = 5  # one question in this many is held out to measure the fit
 def record(pipeline, folder: Path, split: str | None, half: str | None, limit: int | None, seed: int = 0,
            corpus: Path | None = None, qrels_split: str = "test") -> list[dict]:
     """Each look's candidates at one set's answerable questions (see the module docstring)."""
-    if (any(name in str(folder).lower() for name in FORBIDDEN) or half == "test" or split == "test"
-            or "test" in qrels_split and "lay-questions" in str(folder)):
+    if for_measurement(folder, split, half) or "test" in qrels_split and "lay-questions" in str(folder):
         raise ValueError(f"{folder} ({half or split or qrels_split}) is for measurement only; "
                          "the ranking is never fitted on it")
     qrels = read_qrels(folder, qrels_split)
-    queries = [q for q in read_queries(folder) if q["answerable"]]
-    if half:
-        queries = [q for q in queries if q["half"] == half]
-    elif split:
-        queries = in_judge_split(queries, qrels, corpus or folder / "corpus.jsonl", split)
-    else:
-        queries = [q for q in queries if q["id"] in qrels]
+    queries = [q for q in questions(folder, qrels, split, half, corpus) if q["answerable"]]
     rows = []
     for query in sample(queries, qrels, limit, seed):
         gold = frozenset(d for d, g in qrels.get(query["id"], {}).items() if g > 0)

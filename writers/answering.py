@@ -8,9 +8,8 @@ X?" puts the opening sentence of X's own passage first when one is given (a judg
 reads a definition poorly). The others are ordered by the ranking fitted beside the judge (checks/ranking.py: the
 judge's score with search's rank and scores, agreement and overlap), else by the judge's probability. Whether the
 first of them answers is decided by the decision layer fitted beside the judge (checks/decision.py) over the look's
-signals; without one, by the judge's threshold. Either way, a question that
-asks what X is and nothing more (Asks.overview: "Tell me about X") is answered by X's own opening, read on for the
-sentences after it. Context sentences follow only when they are about the same subject: of the same passage, or both
+signals; without one, by the judge's threshold. Either way, a question that asks what X is and nothing more
+(Asks.overview: "Tell me about X") is answered by X's own opening, read on for the sentences after it. Context sentences follow only when they are about the same subject: of the same passage, or both
 opening with the question's subject.
 Declining, the sentence nearest to an answer is what the passages do say: one that agrees with the question's
 subject when there is one.
@@ -101,7 +100,9 @@ def decide(judge, question: str, query_type: str, hits: list[Hit], sentences: li
     agreement = agreements(asks, {i: sentences[i] for i in probability}, sentences, hits)
     can = [i for i in order if sentences[i][0] in on_topic and fits(question, sentences[i][2])
            and agreement[i].can_answer(asks)]
-    described = {i: fitting(question, asks, hits, sentences, score, probability[i], agreement[i], i) for i in can}
+    asked, top_hybrid = content_words(question), max(h.hybrid_score for h in hits)
+    described = {i: fitting(asks, asked, hits, sentences, score, top_hybrid, probability[i], agreement[i], i)
+                 for i in can}
     ranker = getattr(judge, "ranking", None)
     if ranker is not None:  # the candidate that fits best over all a look knows of each (checks/ranking.py)
         fit = dict(zip(can, ranker.scores([described[i] for i in can]).tolist()))
@@ -131,7 +132,6 @@ def decide(judge, question: str, query_type: str, hits: list[Hit], sentences: li
                           if n == sentences[best][0] and 0 < position <= OVERVIEW_MORE), key=lambda i: sentences[i][1])
     else:  # context speaks of what was asked: a sentence of the same passage that shares no word with the question
         # is another subject of the same document (an upload's next paragraph), not more of the answer
-        asked = content_words(question)
         context = [i for i in order if i != best and probability[i] >= CONTEXT_SHARE * judge.threshold
                    and score[i] >= score.max() - KEEP_WITHIN and sentences[i][0] in on_topic and same(i)
                    and asked & content_words(sentences[i][2])][:SENTENCES_PER_TYPE[query_type] - 1]
@@ -139,15 +139,19 @@ def decide(judge, question: str, query_type: str, hits: list[Hit], sentences: li
                    signals=found, candidates=list(described.items()))
 
 
-def fitting(question: str, asks: Asks, hits: list[Hit], sentences: list, score: np.ndarray, probability: float,
-            agreement, i: int) -> dict[str, float]:
-    """What the ranking (checks/ranking.py) reads of candidate i."""
+def overlap(asked: set[str], hit: Hit, sentence: str) -> float:
+    """The share of the question's content words (asked) that a sentence and its passage's heading hold."""
+    return len(asked & content_words(f"{hit.chunk.heading} {sentence}")) / max(1, len(asked))
+
+
+def fitting(asks: Asks, asked: set[str], hits: list[Hit], sentences: list, score: np.ndarray, top_hybrid: float,
+            probability: float, agreement, i: int) -> dict[str, float]:
+    """What the ranking (checks/ranking.py) reads of candidate i (asked: the question's content words; top_hybrid:
+    the best hybrid score of the look)."""
     n, position, sentence = sentences[i]
-    asked = content_words(question)
     return ranking.features(
-        probability, float(score[i]), float(score.max()), n, hits[n - 1].hybrid_score,
-        max(h.hybrid_score for h in hits), position, agreement.subject, agreement.mentioned, agreement.aside,
-        len(asked & content_words(f"{hits[n - 1].chunk.heading} {sentence}")) / max(1, len(asked)), asks.hebrew,
+        probability, float(score[i]), float(score.max()), n, hits[n - 1].hybrid_score, top_hybrid, position,
+        agreement.subject, agreement.mentioned, agreement.aside, overlap(asked, hits[n - 1], sentence), asks.hebrew,
         from_halachic_work(hits[n - 1]))
 
 
@@ -176,6 +180,5 @@ def signals(question: str, asks: Asks, hits: list[Hit], sentences: list, score: 
         "aside": float(best is not None and agreement[best].aside),
         "ruling": float(n > 0 and from_halachic_work(hits[n - 1])),
         "cheap": float(score[best]) if best is not None else 0.0,
-        "overlap": len(asked & content_words(f"{hits[n - 1].chunk.heading} {sentences[best][2]}")) / max(1, len(asked))
-        if best is not None else 0.0,
+        "overlap": overlap(asked, hits[n - 1], sentences[best][2]) if best is not None else 0.0,
     }

@@ -146,6 +146,19 @@ class Hit:
     # confidence and notes, "passage" (the other passage's key) and "direction": "to" when this passage is the
     # relation's source (this one argues with the other), "from" when it is the target
     relation: dict | None = None
+    # the hybrid score without the questions written beside the passages (search/asked.py), which raise a score to
+    # about 3: on one scale with or without them. None: the library has none, and the hybrid score is the passage's own
+    passage_score: float | None = None
+
+    @property
+    def own_score(self) -> float:
+        """The passage's own hybrid score, its written questions' share left out."""
+        return self.hybrid_score if self.passage_score is None else self.passage_score
+
+    @property
+    def asked_score(self) -> float:
+        """What the questions written beside the passage add to its hybrid score (0 where the library has none)."""
+        return self.hybrid_score - self.own_score
 
     @property
     def score(self) -> float:

@@ -9,7 +9,8 @@ question finds a rabbinic text. With community_boost on, the seeds' boosts are a
 passages of the reader's community, of all communities ("General") and of canonical texts (authority_boost).
 In a book with canonical refs, a passage's fused score also counts its section's best candidates when
 section_weight is above 0 (search/section_look.py: a seif with its siman's). A passage with questions written beside
-it (search/asked.py) adds asked_weight times its questions' fused score (the same fusion over their BM25 and cosine).
+it (search/asked.py) adds asked_weight times its questions' fused score (the same fusion over their BM25 and cosine);
+a hit keeps its passage's own score too (passage_score), which is on the same scale with or without questions.
 """
 import time
 from dataclasses import dataclass
@@ -116,25 +117,37 @@ class Retriever:
         lap = Laps({} if timings is None else timings)
         found = self.candidates(view, query, mode, candidates or cfg.candidates, self.scope(filters, hidden), lap)
         keys, bm25, dense = found.keys, found.bm25, found.dense
-        fused = self.fused(dense, bm25, found.bm25_max, mode, hebrew) + self.asked(found, mode, hebrew)
-        rows = None  # every candidate's chunk, read only when the boosts need them
-        looking_again = mode in ("hybrid", "rerank") and len(keys)
-        if cfg.community_boost and looking_again:
-            rows = view.chunks_of(keys)
-            fused = fused + np.array([authority_boost(chunk, community) for chunk in rows])
-        if cfg.section_weight and looking_again:  # a passage with its section's best: the siman found by its seifim
-            fused = with_sections(fused, refs_of(view, found, rows), cfg.section_weight)
+        fused, own, rows = self.scored(view, found, mode, hebrew, community)
         depth = cfg.rerank_depth if mode == "rerank" else 0
         order = top({"bm25": bm25, "dense": dense}.get(mode, fused), max(top_k, depth))
         # the shown passages and what lies around each that may be shown, in one read (or from the rows read)
         chunks, around = view.passages(keys[order], max(top_k, depth)) if rows is None else ([rows[i] for i in order], {})
-        hits = [Hit(chunk.bounded(), float(bm25[i]), float(dense[i]), float(fused[i]), position=int(keys[i]))
+        written = found.asked is not None  # the library has questions written beside these passages
+        hits = [Hit(chunk.bounded(), float(bm25[i]), float(dense[i]), float(fused[i]), position=int(keys[i]),
+                    passage_score=float(own[i]) if written else None)
                 for chunk, i in zip(chunks, order) if chunk is not None]  # None: removed since it was found
         lap("fusion")
         if depth and hits:
             hits = self.rerank(query, hits, depth)
             lap("rerank")
         return with_context(view, hits[:top_k], around)
+
+    def scored(self, view, found: Candidates, mode: str, hebrew: bool, community: str | None):
+        """The candidates' fused scores; their passages' own, without the questions written beside them (on one scale
+        whether a library has them or not); and every candidate's chunk when the boosts read them (else None)."""
+        cfg = self.config
+        own, asked = self.fused(found.dense, found.bm25, found.bm25_max, mode, hebrew), self.asked(found, mode, hebrew)
+        rows = None
+        looking_again = mode in ("hybrid", "rerank") and len(found.keys)
+        if cfg.community_boost and looking_again:
+            rows = view.chunks_of(found.keys)
+            own = own + np.array([authority_boost(chunk, community) for chunk in rows])
+        fused = own + asked
+        if cfg.section_weight and looking_again:  # a passage with its section's best: the siman found by its seifim
+            refs = refs_of(view, found, rows)
+            fused = with_sections(fused, refs, cfg.section_weight)
+            own = with_sections(own, refs, cfg.section_weight) if found.asked is not None else fused
+        return fused, own, rows
 
     def candidates(self, view, query: str, mode: str, candidates: int, scope: Scope, lap) -> Candidates:
         """The union of BM25's and dense search's best candidates (one of them for a one-stage mode), with each

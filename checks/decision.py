@@ -10,8 +10,11 @@ the best candidate's cheap score (the writer's cosine and word overlap), the sha
 words it and its heading hold, whether it is about another named subject, naming the question's only in passing,
 and whether it is a seif ("ruling": a unit of a work of halacha, question/halacha.py). Each signal is read again
 for a ruling (INPUTS), so a look over the Shulchan Arukh, where the judge rates neighbouring seifim alike, is
-weighed as such; our lay questions' Hebrew train split ("lay-he") is among the looks fitted. Search's scores
-(SCALED) are not read for a ruling: with the questions written beside the seifim they run to 3, without them to 1.
+weighed as such; our lay questions' Hebrew train split ("lay-he") is among the looks fitted. Search's scores are
+the passages' own (Hit.own_score): the questions written beside seifim would raise them to about 3, and a library
+without them (a user's own import of the Shulchan Arukh) scores to 1. How well those questions match is a signal of
+its own ("asked", 0 without them), beside whether the library has any ("written"); the lay looks are fitted both
+over the book with its questions ("lay-he") and without them ("lay-he-bare"), so the decision holds for both.
 A question asked across languages (an English one answered by a Hebrew sentence, signal "across") reads lower
 judge and cosine scores for the same answer, so it has a threshold of its own ("across" in decision.json), chosen by
 `flask --app app calibrate-across` on our own lay questions over the Shulchan Arukh (training/calibrate_across.py).
@@ -26,20 +29,21 @@ from dataclasses import dataclass
 from pathlib import Path
 
 SIGNALS = ("judge", "margin", "judge_any", "own", "mentioned", "checked", "defining", "rank", "hybrid", "top_hybrid",
-           "candidates", "hebrew", "reserve", "cheap", "overlap", "aside", "ruling")
-# search's scores are read only for a look that is not over seifim: a library with questions written beside its
-# seifim (search/asked.py) scores them on another scale than one without, and the decision must hold for both
-SCALED = ("hybrid", "top_hybrid")
+           "candidates", "hebrew", "reserve", "cheap", "overlap", "aside", "ruling", "asked", "written")
+# read only for a seif: the questions written beside passages (search/asked.py) are a book's, and a lead's look in
+# a library that also holds such a book must not read them
+RULING_ONLY = ("asked", "written")
 # what the model reads: every signal, and each other one again for a look whose best candidate is a seif ("ruling")
-INPUTS = SIGNALS + tuple(f"{name}_ruling" for name in SIGNALS if name != "ruling" and name not in SCALED)
+INPUTS = tuple(name for name in SIGNALS if name not in RULING_ONLY) + tuple(
+    f"{name}_ruling" for name in SIGNALS if name != "ruling")
 FILE = "decision.json"
 
 
 def inputs(signals: dict[str, float]) -> list[float]:
     """The model's INPUTS of one look's signals."""
     ruling = float(signals["ruling"])
-    base = [float(signals[name]) * (1 - ruling if name in SCALED else 1) for name in SIGNALS]
-    return base + [float(signals[name]) * ruling for name in SIGNALS if name != "ruling" and name not in SCALED]
+    return [float(signals[name]) for name in SIGNALS if name not in RULING_ONLY] + [
+        float(signals[name]) * ruling for name in SIGNALS if name != "ruling"]
 
 
 @dataclass(frozen=True)
@@ -60,7 +64,7 @@ class Decision:
         if not path.exists():
             return None
         card = json.loads(path.read_text())
-        if tuple(card["signals"]) != SIGNALS:
+        if tuple(card["signals"]) != SIGNALS or tuple(card.get("inputs", INPUTS)) != INPUTS:
             raise ValueError(f"{path} was fitted on other signals; fit it again with `flask --app app train-decision`")
         return cls(tuple(card["weights"]), card["bias"], tuple(card["means"]), tuple(card["scales"]),
                    card["threshold"], card)

@@ -25,8 +25,12 @@ SEIF_QUESTIONS = Path("data/seif-questions/questions.jsonl")  # the questions wr
 @click.option("--write/--no-write", default=False, help="Put the threshold into the judge's decision.json.")
 @click.option("--looks", "looks_file", default=None, type=click.Path(dir_okay=False, path_type=Path),
               help="Also keep the Hebrew questions' looks here, for train-decision (the lay questions' own domain).")
+@click.option("--bare", is_flag=True,
+              help="Search the book without the questions written beside its seifim, as a user's own import is; "
+                   "--looks keeps its looks as set lay-he-bare.")
 @with_appcontext
-def calibrate_across_command(lay: Path, book: Path, limit: int, seed: int, write: bool, looks_file: Path | None):
+def calibrate_across_command(lay: Path, book: Path, limit: int, seed: int, write: bool, looks_file: Path | None,
+                             bare: bool):
     """Choose the decision's threshold for questions asked across languages on the lay questions' train splits (an
     English one over the Shulchan Arukh's Hebrew); the last line is JSON."""
     from checks.decision import FILE
@@ -36,7 +40,7 @@ def calibrate_across_command(lay: Path, book: Path, limit: int, seed: int, write
 
     settings = current()
     embedder = Embedder.load(settings.models.embedding_model)
-    questions = SEIF_QUESTIONS if SEIF_QUESTIONS.exists() else None  # searched as the shipped library searches
+    questions = SEIF_QUESTIONS if SEIF_QUESTIONS.exists() and not bare else None  # as the shipped library searches
     pipeline = eval_pipeline(settings, ingested_library(book, embedder, Path("data/cache/eval"), questions), embedder)
     judge = pipeline.generator.writers["offline"].judge
     if judge is None or judge.decision is None:
@@ -45,7 +49,8 @@ def calibrate_across_command(lay: Path, book: Path, limit: int, seed: int, write
     decision = judge.decision
     rows = [row for split in ("train-en", "train-he") for row in record(pipeline, lay, split, limit, seed)]
     if looks_file:  # asked in the seifim's own language: looks like those train-decision fits on, set "lay-he"
-        looks_file.write_text(json.dumps([{**r, "set": "lay-he"} for r in rows if r["set"] == "train-he"]))
+        name = "lay-he-bare" if bare else "lay-he"
+        looks_file.write_text(json.dumps([{**r, "set": name} for r in rows if r["set"] == "train-he"]))
     result = {**choose(rows, decision), "embedding_model": embedder.name, "limit": limit, "seed": seed}
     for split, shown in (result["at_threshold"] or {}).items():
         click.echo(f"{split} at {result['threshold']}: answered {shown['answered']} with its seifim, "

@@ -105,7 +105,12 @@ def weights_of(rows: list[dict]) -> np.ndarray:
     return out / out.sum() * len(rows)
 
 
-def logistic(x: np.ndarray, y: np.ndarray, w: np.ndarray, l2: float = 0.01, steps: int = 3000,
+# the penalty: 0.001 lets the seif-only inputs (the written questions' share) weigh what they tell; cross-validated by
+# question in two folds on the six sets' looks, lay-he 0.589 -> 0.637 balanced, the others within 0.01 or better
+L2 = 0.001
+
+
+def logistic(x: np.ndarray, y: np.ndarray, w: np.ndarray, l2: float = L2, steps: int = 3000,
              rate: float = 0.5) -> tuple[np.ndarray, float]:
     """Weights and bias of a weighted logistic regression by gradient descent."""
     coef, bias = np.zeros(x.shape[1]), 0.0

@@ -57,8 +57,8 @@ WRITTEN = """
   unseen third, is the figure "wiki-lessons/test" below."""
 DECISION = """
 - Decision: decision.json, a logistic model over each look's signals (each read again for a look whose best
-  candidate is a seif), decides answer or decline (checks/decision.py; `flask --app app train-decision`), its card
-  beside it."""
+  candidate is a seif, with how well the questions written beside it match), decides answer or decline
+  (checks/decision.py; `flask --app app train-decision`), its card beside it."""
 RANKING = """
 - Ranking: ranking.json, a conditional logit over what the writer knows of each candidate (the judge's score among
   it, and search's rank and score of its passage), chooses the sentence that fits best (checks/ranking.py;

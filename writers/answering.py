@@ -170,8 +170,13 @@ def signals(question: str, asks: Asks, hits: list[Hit], sentences: list, score: 
         "checked": float(asks.slot in ("date", "number", "measure", "population")),
         "defining": float(best in defining),
         "rank": float(n),
-        "hybrid": float(hits[n - 1].hybrid_score) if n else 0.0,
-        "top_hybrid": float(max(h.hybrid_score for h in hits)) if hits else 0.0,
+        # the passages' own scores: the questions written beside seifim (search/asked.py) would put them on a scale
+        # of their own, which a library without them (a user's own import) never reaches
+        "hybrid": float(hits[n - 1].own_score) if n else 0.0,
+        "top_hybrid": float(max(h.own_score for h in hits)) if hits else 0.0,
+        # how well the questions written beside the passage match (0 without them), and whether the library has any
+        "asked": float(hits[n - 1].asked_score) if n else 0.0,
+        "written": float(any(h.passage_score is not None for h in hits)),
         "candidates": float(len(can)),
         "hebrew": float(asks.hebrew),
         # read by the decision's threshold, not its weights: a question asked across languages (checks/decision.py)

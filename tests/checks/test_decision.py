@@ -27,7 +27,7 @@ def recorded():
 
 def test_fitting_separates_looks_that_hold_an_answer_and_picks_a_threshold_for_every_set():
     card = fit(recorded())
-    assert card["signals"] == list(SIGNALS) and card["weights"][SIGNALS.index("judge")] > 0
+    assert card["signals"] == list(SIGNALS) and card["weights"][INPUTS.index("judge")] > 0
     assert all(f["balanced"] == 1.0 for f in card["fitted_on"].values()) and card["balanced_accuracy"] == 1.0
 
 
@@ -146,9 +146,11 @@ def test_each_look_is_labelled_by_what_it_holds_and_whether_its_best_sentence_is
     assert present["signals"]["judge"] == 0.4 and set(present["signals"]) == set(SIGNALS)
 
 
-def test_calibrate_across_keeps_the_hebrew_lay_looks_for_train_decision(tmp_path, app, monkeypatch):
+@pytest.mark.parametrize("bare", [False, True])
+def test_calibrate_across_keeps_the_hebrew_lay_looks_for_train_decision(tmp_path, app, monkeypatch, bare):
     """--looks writes the Hebrew questions' looks (set "lay-he") in train-decision's format; the English ones,
-    asked across languages, stay the across threshold's."""
+    asked across languages, stay the across threshold's. --bare searches the book without the questions written
+    beside its seifim, as a user's own import is, and names its looks "lay-he-bare"."""
     from types import SimpleNamespace
 
     from measuring import libraries
@@ -160,7 +162,9 @@ def test_calibrate_across_keeps_the_hebrew_lay_looks_for_train_decision(tmp_path
     judge = SimpleNamespace(decision=decision)
     pipeline = SimpleNamespace(generator=SimpleNamespace(writers={"offline": SimpleNamespace(judge=judge)}))
     monkeypatch.setattr(Embedder, "load", staticmethod(lambda *a, **k: SimpleNamespace(name="e5")))
-    monkeypatch.setattr(libraries, "ingested_library", lambda *a, **k: None)
+    searched = []
+    monkeypatch.setattr(libraries, "ingested_library",
+                        lambda path, embedder, cache, questions: searched.append(questions))
     monkeypatch.setattr(libraries, "eval_pipeline", lambda *a, **k: pipeline)
     monkeypatch.setattr(calibrate_across, "record",
                         lambda pipeline, lay, split, limit, seed: [r for r in across_rows() if r["set"] == split])
@@ -168,17 +172,19 @@ def test_calibrate_across_keeps_the_hebrew_lay_looks_for_train_decision(tmp_path
     book.write_text("{}\n")
     kept = tmp_path / "lay-he.json"
     result = app.test_cli_runner().invoke(args=["calibrate-across", "--lay", str(tmp_path), "--book", str(book),
-                                                "--looks", str(kept)])
+                                                "--looks", str(kept)] + (["--bare"] if bare else []))
     assert result.exit_code == 0, result.output
+    assert (searched[0] is None) == bare
     rows = json.loads(kept.read_text())
-    assert len(rows) == 20 and {r["set"] for r in rows} == {"lay-he"} and not any(r["across"] for r in rows)
+    name = "lay-he-bare" if bare else "lay-he"
+    assert len(rows) == 20 and {r["set"] for r in rows} == {name} and not any(r["across"] for r in rows)
     assert fit(rows + recorded())  # train-decision reads them beside the other sets' looks
 
 
 def test_a_look_over_seifim_is_weighed_by_the_signals_that_tell_there():
     """Over leads the judge tells answers apart; over seifim (ruling) it rates every look alike and the margin to the
-    next candidate tells: each signal read again for a ruling lets one decision do both. Search's scores are not read
-    for a ruling, so a library without questions beside its seifim (scores to 1, not 3) is decided alike."""
+    next candidate tells: each signal read again for a ruling lets one decision do both, search's scores among them
+    (the passages' own, on one scale with or without questions written beside the seifim: Hit.own_score)."""
     rows = []
     for i in range(20):
         rows.append(look("leads", f"l{i}", True, 1, 0.6 + 0.02 * i))
@@ -189,10 +195,10 @@ def test_a_look_over_seifim_is_weighed_by_the_signals_that_tell_there():
             rows.append(row)
     card = fit(rows)
     assert card["inputs"] == list(INPUTS) and len(card["weights"]) == len(INPUTS) > len(SIGNALS)
-    assert "top_hybrid_ruling" not in INPUTS and card["weights"][INPUTS.index("margin_ruling")] > 0
+    assert "top_hybrid_ruling" in INPUTS and card["weights"][INPUTS.index("margin_ruling")] > 0
     assert card["fitted_on"]["lay-he"]["balanced"] == 1.0 and card["fitted_on"]["leads"]["balanced"] == 1.0
     assert set(card["judge_alone"]["fitted_on"]) == {"leads"}  # the judge's own threshold: not over seifim
     decision = Decision(*[tuple(card[k]) if isinstance(card[k], list) else card[k]
                           for k in ("weights", "bias", "means", "scales", "threshold")], card)
     seif = rows[2]["signals"]
-    assert decision.probability(seif) == decision.probability({**seif, "top_hybrid": 0.7, "hybrid": 0.6})
+    assert decision.probability(seif) != decision.probability({**seif, "top_hybrid": 0.7, "hybrid": 0.6})

@@ -46,6 +46,18 @@ def test_a_passage_is_found_by_the_words_its_questions_use(library, tmp_path):
     assert search(library, "toasted sandwiches")[0].chunk.ref == GLOSS  # the gloss's own question, stemmed
 
 
+def test_a_hit_keeps_its_passages_own_score_as_without_questions(library, tmp_path):
+    """The decision reads search's scores for seifim too (checks/decision.py): a passage's own score must not move
+    when questions are written beside it, though its hybrid score rises by their share."""
+    before = {h.chunk.ref: h for h in search(library, "kettle stove bread")}
+    assert all(h.own_score == h.hybrid_score for h in before.values())
+    attach(library, write(tmp_path / "q.jsonl", QUESTIONS))
+    after = {h.chunk.ref: h for h in search(library, "kettle stove bread")}
+    assert after[OTHER].hybrid_score > before[OTHER].hybrid_score  # its question's share
+    for ref in before.keys() & after.keys():
+        assert after[ref].own_score == pytest.approx(before[ref].hybrid_score)
+
+
 def test_weight_zero_searches_as_without_questions(library, tmp_path):
     before = [h.chunk.ref for h in search(library, "kettle stove bread", weight=0)]
     attach(library, write(tmp_path / "q.jsonl", QUESTIONS))

@@ -49,10 +49,13 @@ def test_a_refit_keeps_the_threshold_across_languages_marked_as_chosen_before(tm
     assert across["threshold"] == 0.95 and "calibrate-across again" in across["chosen_for"]
 
 
-def test_a_decision_fitted_on_other_signals_is_refused(tmp_path):
+@pytest.mark.parametrize("field", ["signals", "inputs"])
+def test_a_decision_fitted_on_other_signals_is_refused(tmp_path, field):
+    """Other signals, or the same signals read into other inputs (as before search's own scores were read for a
+    seif): its weights would meet the wrong inputs."""
     save(fit(recorded()), tmp_path)
     card = json.loads((tmp_path / "decision.json").read_text())
-    card["signals"] = card["signals"][:-1]
+    card[field] = card[field][:-1]
     (tmp_path / "decision.json").write_text(json.dumps(card))
     with pytest.raises(ValueError, match="train-decision"):
         Decision.load(tmp_path)

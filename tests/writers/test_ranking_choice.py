@@ -1,4 +1,5 @@
-"""The ranking (checks/ranking.py) orders the candidates that may answer when one is fitted beside the judge."""
+"""What the offline writer reads of its candidates beyond the judge: the ranking (checks/ranking.py) orders those that
+may answer when one is fitted beside the judge, and the decision reads search's scores apart from the questions'."""
 import numpy as np
 import pytest
 from conftest import FakeEmbedder

@@ -3,7 +3,8 @@ answer, in place of the judge's probability alone.
 
 The judge reads a sentence with its heading and nothing else. Over the Shulchan Arukh it rates neighbouring seifim
 alike, while search ranked the seif that answers first more often than the judge chose it (on our lay train
-split, the judge's first candidate was the right seif in 46% of the looks that held one, the ranking's in 74%). FEATURES are the judge's log-odds, the cheap score and its gap to the best, the passage's rank
+split, the judge's first candidate was the right seif in 46% of the looks that held one, the ranking's in 74%).
+FEATURES are the judge's log-odds, the cheap score and its gap to the best, the passage's rank
 and its hybrid score's gap to the first, whether the sentence opens its passage, is about the question's subject
 (own, mentioned, aside), and the share of the question's content words it and its heading hold. Each of these is
 also read again for a Hebrew question and for a passage of a work of halacha (a seif: question/halacha.py), so

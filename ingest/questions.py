@@ -13,10 +13,17 @@ from pathlib import Path
 LANGUAGES = ("he", "en")
 BATCH = 256
 GLOSS = ", Rema"  # how ingest/json_reader.py names the passage of a seif's gloss
+SEIF_QUESTIONS = Path("data/seif-questions/questions.jsonl")  # written beside the Shulchan Arukh's seifim (issue 46)
 
 
 class QuestionsError(ValueError):
     """A questions file that cannot be read as the module says; the message names the line and what to fix."""
+
+
+def seif_questions() -> Path | None:
+    """The questions written beside the Shulchan Arukh's seifim, when the checkout has them: a book is searched with
+    them when it is measured or its looks recorded, as the library `make shulchan-arukh` builds is."""
+    return SEIF_QUESTIONS if SEIF_QUESTIONS.exists() else None
 
 
 def read_questions(path: Path) -> list[dict]:

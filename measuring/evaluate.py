@@ -43,6 +43,7 @@ from checks.splitting import whole_sentences
 from hebrew import analyzer
 from hebrew.glossary import LEARNED
 from ingest.corpus import read_corpus
+from ingest.questions import seif_questions
 from postgres.backend import uses_postgres
 from search import library
 from search.embedders import revision_of
@@ -50,7 +51,6 @@ from search.embedding import Embedder
 
 MARKER = re.compile(r"\[(\d+)\]")  # a citation's [n] in an answer
 DEPTH = 100  # documents ranked per query: enough for recall@100
-SEIF_QUESTIONS = Path("data/seif-questions/questions.jsonl")  # written beside the Shulchan Arukh's seifim (issue 46)
 
 
 def evaluate_retrieval(retriever, queries: list[dict], qrels: dict, mode: str | None,
@@ -158,8 +158,8 @@ def evaluate_set(settings, folder: Path, mode=None, limit=None, seed=0, split="t
     How often the answer-or-decline judgement is right is balanced accuracy: the mean of the share answered with
     the gold present and the share declined without it (the gold removed, or questions marked unanswerable).
     community_boost overrides COMMUNITY_BOOST (None: the settings'); community is the reader's every search is for.
-    A book is searched with the questions written beside it (questions, default SEIF_QUESTIONS when it exists) unless
-    no_questions; asked_weight overrides ASKED_WEIGHT. found_within: answers are scored only for the questions whose
+    A book is searched with the questions written beside it (questions; by default ingest/questions.seif_questions)
+    unless no_questions; asked_weight overrides ASKED_WEIGHT. found_within: answers are scored only for the questions whose
     gold search ranks within this top K (found_within_questions says how many). A seif's question (qrels naming refs,
     no answer strings) holds its gold when the answer cites its seif, the fact first when its first sentence does.
     """
@@ -188,7 +188,7 @@ def evaluate_set(settings, folder: Path, mode=None, limit=None, seed=0, split="t
     if library_dir:
         searched = library.load(library_dir, embedder)
     elif book:
-        questions = None if no_questions else questions or (SEIF_QUESTIONS if SEIF_QUESTIONS.exists() else None)
+        questions = None if no_questions else questions or seif_questions()
         searched = ingested_library(corpus, indexed_with, cache, questions)
         questions = questions if searched.current().asked is not None else None  # none names this book's passages
     else:

@@ -39,10 +39,10 @@ def holds(text: str, sentence: str) -> bool:
     return bool(words) and sum(w in said for w in words) / len(words) >= RECALL
 
 
-def first_cites(answer, title: str) -> bool:
-    """Whether the answer's first sentence cites a passage of the lead titled title."""
+def first_cites(answer, first: str, title: str) -> bool:
+    """Whether the answer's first sentence (first) cites a passage of the lead titled title."""
     titles = {c.n: c.title for c in answer.citations}
-    return any(titles.get(int(n)) == title for n in MARKER.findall(first_sentence(answer.text)))
+    return any(titles.get(int(n)) == title for n in MARKER.findall(first))
 
 
 def evaluate_lessons(pipeline, lessons: list[dict]) -> dict:
@@ -59,7 +59,7 @@ def evaluate_lessons(pipeline, lessons: list[dict]) -> dict:
         count[answerable] += 1
         answered[answerable] += not answer.declined
         first = first_sentence(answer.text)
-        own = not answer.declined and first_cites(answer, lesson["title"])
+        own = not answer.declined and first_cites(answer, first, lesson["title"])
         if answerable:
             right[True] += own and any(holds(first, s) for s in lesson["sentences"])
             quoting += answer.declined and any(holds(answer.text, s) for s in lesson["sentences"])

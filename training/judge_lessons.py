@@ -20,10 +20,10 @@ from authoring.lessons import read_rows
 
 from checks.judge import pair_text
 from checks.splitting import whole_sentences
+from ingest.questions import SEIF_QUESTIONS
 from training.judge_data import Pair, hardest
 
 LESSONS = Path("data/judge-lessons")
-SEIF_QUESTIONS = Path("data/seif-questions/questions.jsonl")
 
 
 def lay_test_seif(ref: str) -> bool:

@@ -12,7 +12,6 @@ from flask.cli import with_appcontext
 from configuration.settings import current
 
 BOOK = "../shared/data/shulchan-arukh/shulchan_arukh_he.jsonl"
-SEIF_QUESTIONS = Path("data/seif-questions/questions.jsonl")  # the questions written beside every seif (issue 46)
 
 
 @click.command("calibrate-across")
@@ -34,13 +33,14 @@ def calibrate_across_command(lay: Path, book: Path, limit: int, seed: int, write
     """Choose the decision's threshold for questions asked across languages on the lay questions' train splits (an
     English one over the Shulchan Arukh's Hebrew); the last line is JSON."""
     from checks.decision import FILE
+    from ingest.questions import seif_questions
     from measuring.libraries import eval_pipeline, ingested_library
     from search.embedding import Embedder
     from training.calibrate_across import choose, record
 
     settings = current()
     embedder = Embedder.load(settings.models.embedding_model)
-    questions = SEIF_QUESTIONS if SEIF_QUESTIONS.exists() and not bare else None  # as the shipped library searches
+    questions = None if bare else seif_questions()  # as the shipped library searches
     pipeline = eval_pipeline(settings, ingested_library(book, embedder, Path("data/cache/eval"), questions), embedder)
     judge = pipeline.generator.writers["offline"].judge
     if judge is None or judge.decision is None:

@@ -21,8 +21,8 @@ def write_looks(record, folder: Path, corpus: Path | None, library_dir: Path | N
     their count: a built library, a book (searched as the shipped one is, with the questions written beside its
     seifim), or a BEIR corpus (FOLDER's own by default)."""
     from ingest.corpus import read_corpus
+    from ingest.questions import seif_questions
     from measuring.datasets import is_beir_corpus
-    from measuring.evaluate import SEIF_QUESTIONS
     from measuring.libraries import cached_library, eval_pipeline, ingested_library
     from search import library
     from search.embedding import Embedder
@@ -32,8 +32,7 @@ def write_looks(record, folder: Path, corpus: Path | None, library_dir: Path | N
     if library_dir:
         searched = library.load(library_dir, embedder)
     elif corpus and not is_beir_corpus(corpus):
-        searched = ingested_library(corpus, embedder, Path("data/cache/eval"),
-                                    SEIF_QUESTIONS if SEIF_QUESTIONS.exists() else None)
+        searched = ingested_library(corpus, embedder, Path("data/cache/eval"), seif_questions())
     else:
         searched = cached_library(read_corpus(corpus or folder / "corpus.jsonl"), embedder, settings.library.max_chars,
                                   settings.library.overlap_chars, Path("data/cache/eval"))

@@ -9,8 +9,9 @@ reads a definition poorly). The others are ordered by the ranking fitted beside 
 judge's score with search's rank and scores, agreement and overlap), else by the judge's probability. Whether the
 first of them answers is decided by the decision layer fitted beside the judge (checks/decision.py) over the look's
 signals; without one, by the judge's threshold. Either way, a question that asks what X is and nothing more
-(Asks.overview: "Tell me about X") is answered by X's own opening, read on for the sentences after it. Context sentences follow only when they are about the same subject: of the same passage, or both
-opening with the question's subject.
+(Asks.overview: "Tell me about X") is answered by X's own opening, read on for the sentences after it. Context
+sentences follow only when they are about the same subject: of the same passage, or both opening with the
+question's subject.
 Declining, the sentence nearest to an answer is what the passages do say: one that agrees with the question's
 subject when there is one.
 Does not: score sentences cheaply or compose the answer (offline.py does), or read the question (question/asks.py).
@@ -110,7 +111,7 @@ def decide(judge, question: str, query_type: str, hits: list[Hit], sentences: li
     elif asks.runs and not asks.agent:  # an attribute of a named subject: its own sentences before those that mention it
         can.sort(key=lambda i: -(probability[i] + OWN_FIRST * ((agreement[i].subject == "own") - agreement[i].aside)))
     can = [i for i in defining if i in can] + [i for i in can if i not in defining]  # X's own opening defines X
-    found = signals(question, asks, hits, sentences, score, probability, order, can, agreement, defining, second)
+    found = signals(asked, asks, hits, sentences, score, probability, order, can, agreement, defining, second)
     decision = judge.decision if judge is not None else None
     if decision is not None:  # what X is, and nothing more, is answered by X's own opening (Asks.overview)
         answers = bool(can) and named and ((asks.overview and can[0] in defining) or decision.answers(found))
@@ -155,12 +156,12 @@ def fitting(asks: Asks, asked: set[str], hits: list[Hit], sentences: list, score
         from_halachic_work(hits[n - 1]))
 
 
-def signals(question: str, asks: Asks, hits: list[Hit], sentences: list, score: np.ndarray, probability: dict,
+def signals(asked: set[str], asks: Asks, hits: list[Hit], sentences: list, score: np.ndarray, probability: dict,
             order: list[int], can: list[int], agreement: dict, defining: list[int], second: bool) -> dict[str, float]:
-    """What the decision layer (checks/decision.py) reads of one look: see SIGNALS there."""
+    """What the decision layer (checks/decision.py) reads of one look (asked: the question's content words): see
+    SIGNALS there."""
     best = can[0] if can else None
     n = sentences[best][0] if best is not None else 0
-    asked = content_words(question)
     return {
         "judge": probability[best] if best is not None else 0.0,
         "margin": probability[best] - (probability[can[1]] if len(can) > 1 else 0.0) if best is not None else 0.0,

@@ -149,6 +149,17 @@ def name_runs(text: str) -> list[list[str]]:
     return runs + [current] if current else runs
 
 
+ALIAS = re.compile(r"\b(?:known|referred to|called|named)\s+(?:simply\s+|mononymously\s+)?as\s+"
+                   r"|\b(?:also|commonly|often|simply|usually)\s+called\s+|\bor\s+(?:simply|mononymously)(?:\s+as)?\s+")
+
+
+def aliases(first_sentence: str) -> list[list[str]]:
+    """The other names a passage's first sentence gives its subject: "commonly referred to as Galileo Galilei or
+    mononymously as Galileo" names Galileo."""
+    return [run for cue in ALIAS.finditer(first_sentence)
+            for run in name_runs(first_sentence[cue.end():cue.end() + 60])[:1]]
+
+
 def same_name(asked: tuple[tuple[str, ...], ...], runs: list[list[str]]) -> bool:
     """Whether a name of the question and one of runs are one name: one ends the other ("Einstein" and "Albert
     Einstein"; not "Marie Curie" and "Pierre Curie", nor "Mongol" and "Mongol Empire"), or is its initials (WHO)."""
@@ -194,7 +205,7 @@ def agree(asks: Asks, sentence: str, heading: str, first_sentence: str) -> Agree
     led = bool(titled) and same_name(title, name_runs(" ".join(opening(first_sentence)[0])))
     about_title = bool(titled) and (same_name(title, name_runs(" ".join(lead))) or (refers and led))  # its own
     if asks.runs and about_title:  # its title's subject: another one only when the question never names it
-        own = same_name(asks.runs, titled) or title_words(heading) <= asks.words
+        own = same_name(asks.runs, titled + aliases(first_sentence)) or title_words(heading) <= asks.words
         level = "own" if own else "mentions" if mentioned else "other"
         return Agreement(level, holds(asks, sentence, heading), mentioned or own, aside=level == "mentions")
     elif asks.runs:

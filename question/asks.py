@@ -164,8 +164,16 @@ def names_of(text: str) -> list[list[str]]:
     return [run for run in runs if 0 < len(run) <= MAX_NAME_WORDS]
 
 
+# not what or who X is but something of X: "the god of?" (a preposition left at the end), and for who, "Su Shi's
+# father" (what "Occam's razor" is stays a definition)
+STRANDED = re.compile(r"\s(?:of|for|from|about|with|to|in|on|by|at)$")
+OWNED = re.compile(r"\w's\s+\w+")
+HEDGE = re.compile(r"^(?:roughly|approximately|about|around|exactly|precisely)\s+(?=(?:how|when|where)\b)")
+
+
 def english_slot(lower: str) -> tuple[str | None, str | None, str | None, bool]:
     """(slot, asked noun, unit, agent) of a lower-case English question."""
+    lower = HEDGE.sub("", lower)  # "roughly how many ...": what is asked follows the hedge
     measure = re.match(r"^(?:and\s+)?how\s+(\w+)", lower)
     if re.search(r"\b(?:population of|how populous|how many (?:people|inhabitants|residents) (?:live|lived|are there|"
                  r"were there)|how many (?:inhabitants|residents)|what is the population|people live in)\b", lower):
@@ -195,12 +203,18 @@ def english_slot(lower: str) -> tuple[str | None, str | None, str | None, bool]:
                                 lower):  # "What is the tallest animal?", "Which planet is the hottest?"
         return "superlative", stem(superlative.group(2) or ""), None, True
     if re.match(r"^(?:and\s+)?(?:who|whom|whose)\b", lower):
-        definition = re.match(r"^(?:and\s+)?who\s+(?:is|was|were|are)\s+(?!the\s+\w+\s+(?:of|in|who|that)\b)", lower)
+        definition = re.match(r"^(?:and\s+)?who\s+(?:is|was|were|are)\s+(?!the\s+\w+\s+(?:of|in|who|that)\b)", lower) \
+            and not OWNED.search(lower) and not STRANDED.search(lower)
         role = re.match(r"^(?:and\s+)?who\s+(?:is|was|were|are)\s+the\s+(\w+)", lower)
         if definition and not role:
             return "definition", None, None, False
         return "person", stem(role.group(1)) if role else None, None, True
-    noun = re.match(r"^(?:and\s+)?(?:what|which)\s+(?!is\b|was\b|are\b|were\b|do\b|does\b|did\b|has\b|have\b|had\b|"
+    if re.match(r"^(?:in|during|from|by)\s+(?:what|which)\s+(?:years?|century|centuries|decades?)\b", lower):
+        return "date", None, None, False  # "in what years", "during which century"
+    if lower.startswith("at what age"):
+        return "measure", "age", "age", False
+    noun = re.match(r"^(?:and\s+)?(?:what|which)\s+"
+                    r"(?!is\b|was\b|are\b|were\b|do\b|does\b|did\b|has\b|have\b|had\b|"
                     r"can\b|could\b|would\b|will\b|should\b|kind\b|type\b|sort\b)(\w+)", lower)
     of_noun = re.match(r"^(?:and\s+)?what\s+(?:is|was|are|were)\s+(?:the\s+)?(?:main\s+|official\s+|"
                        r"national\s+)?(\w+)\s+(?:of|in|for)\b", lower)
@@ -209,7 +223,8 @@ def english_slot(lower: str) -> tuple[str | None, str | None, str | None, bool]:
         if asked in MEASURE_NOUNS and (of_noun or asked not in ("area", "size", "age", "volume")):  # "what height"
             return "measure", asked, MEASURE_NOUNS[asked], False
         return "noun", asked, None, bool(noun)  # "which river ...": the answer is the thing itself, a name
-    if re.match(r"^(?:and\s+)?(?:what|who)\s+(?:is|was|are|were)\s+(?:an?\s+|the\s+)?[\w\s'\-.]+$", lower) or \
+    if re.match(r"^(?:and\s+)?(?:what|who)\s+(?:is|was|are|were)\s+(?:an?\s+|the\s+)?[\w\s'\-.]+$", lower) and \
+            not STRANDED.search(lower) or \
             re.match(r"^(?:define|describe|explain what)\b", lower):
         return "definition", None, None, False
     return None, None, None, False

@@ -4,7 +4,7 @@ It needs no network and no generative model. Each sentence of the passages is fi
 question (cosine of embeddings of the sentence under its passage's heading, plus the share of the question's
 content words it holds). With the answerability judge (checks/judge.py), the best of them are then read together with
 the question, and the one most likely to answer it comes first, followed by at most the context the query type
-asks for (in their passage's order when all come from one passage and the question asks what, why or how); when
+asks for (in their passage's order when all come from one passage and the question asks what or who something is); when
 no sentence answers, the writer declines and says what the passages do say, cited. Without a judge
 the best few by the cheap score are returned in reading order, and it declines only when even the best is far
 from the question. Which candidates may answer, and the decision, are answering.py's: a sentence must be about the
@@ -32,6 +32,7 @@ from models import Draft, Hit, WriteRequest
 from question.asks import read
 from search.embedders import settings
 from search.related import glossed
+from checks.agreement import defines
 from writers.answering import KEEP_WITHIN, SENTENCES_PER_TYPE, Choice, decide, further
 from writers.calculation import calculate
 from checks.declines import decline_text, found_text, passage_label
@@ -43,11 +44,15 @@ from writers.writer import Writer
 PRONOUN_START = re.compile(r"(he|she|it|its|his|her|they|their|this|these|those)\b", re.I)
 
 
-def reads_in_order(question: str, chosen: list[tuple[int, int, str]]) -> bool:
-    """Whether an answer's sentences are given in their passage's order: they all come from one passage, and the
-    question asks what something is, why or how (no slot), so no one fact must open it. A who-was question then
-    opens with who Rosalind Franklin was, not with what was thought of her work."""
-    return len(chosen) > 1 and len({n for n, _, _ in chosen}) == 1 and read(question).slot in (None, "definition")
+def reads_in_order(question: str, chosen: list[tuple[int, int, str]], title: str) -> bool:
+    """Whether an answer's sentences are given in their passage's order: they all come from one passage (of this
+    title), and the question asks what or who that passage's subject is, so no one fact must open it. A who-was
+    question then opens with who Rosalind Franklin was, not with what was thought of her work. A why, a how, a which,
+    or what a Taikō was in Hideyoshi's passage, opens with the sentence that answers it (issue 45: the fact first),
+    its reference bracketed when it refers back."""
+    asks = read(question)
+    return len(chosen) > 1 and len({n for n, _, _ in chosen}) == 1 and asks.slot == "definition" and \
+        defines(asks, title)
 
 
 def glosses(a: Hit, b: Hit) -> bool:
@@ -255,7 +260,7 @@ class ExtractiveWriter(Writer):
             return Choice(found=found, answerability=verdict.answerability, signals=verdict.signals, candidates=listed)
         best = verdict.answer[0]
         chosen = self.with_companions(verdict.answer, sentences, similarity, score, hits)
-        if reads_in_order(question, [sentences[i] for i in chosen]):
+        if reads_in_order(question, [sentences[i] for i in chosen], hits[sentences[best][0] - 1].chunk.title):
             return Choice([(sentences[i][0], sentences[i][2]) for i in sorted(chosen, key=lambda i: sentences[i][:2])],
                           answerability=verdict.answerability, signals=verdict.signals, candidates=listed)
         leads = self.leads(best, sentences, chosen)

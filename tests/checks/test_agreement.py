@@ -117,6 +117,15 @@ def test_a_name_is_the_same_name_only_when_one_ends_the_other():
     assert agree(asks, albert, "Albert Einstein", albert).subject == "own"
 
 
+def test_a_name_the_first_sentence_gives_its_subject_is_the_subjects_own():
+    galileo = ("Galileo di Vincenzo Bonaiuti de' Galilei, commonly referred to as Galileo Galilei or mononymously "
+               "as Galileo, was an Italian astronomer.")
+    born = "He was born in Pisa, then part of the Duchy of Florence."
+    assert can("Where was Galileo born?", "Galileo Galilei", [galileo, born], 1)
+    plain = "Galileo di Vincenzo Bonaiuti de' Galilei was an Italian astronomer."  # no other name given
+    assert agree(read("Where was Galileo born?"), born, "Galileo Galilei", plain).subject == "other"
+
+
 def test_who_did_a_deed_needs_a_sentence_that_tells_the_deed():
     asks = read("Who invented the combine harvester?")
     crops = "Among the crops harvested with a combine are wheat, rice and oats."

@@ -30,6 +30,18 @@ def test_a_question_for_a_doer_has_the_thing_done_as_its_subject():
     assert asks.slot == "noun" and asks.noun == "river" and asks.agent  # the answer is the river itself
 
 
+@pytest.mark.parametrize("question, slot, noun", [
+    ("Roughly how many species belong to the genus Aloe?", "number", "species"),
+    ("About how many Muslims are there worldwide?", "number", "muslim"),
+    ("During which years did England's Gin Craze happen?", "date", None),
+    ("At what age does puberty start?", "measure", "age"),
+    ("Roughly when was barley domesticated?", "date", None),
+])
+def test_a_hedge_or_a_preposition_before_the_question_word_keeps_its_slot(question, slot, noun):
+    asks = read(question)
+    assert (asks.slot, asks.noun) == (slot, noun)
+
+
 def test_measure_units_and_superlatives_are_read():
     assert read("How long did the siege last?").unit == "extent"  # a length or a time
     assert read("How heavy is an ostrich egg?").unit == "mass"

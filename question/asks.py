@@ -164,9 +164,9 @@ def names_of(text: str) -> list[list[str]]:
     return [run for run in runs if 0 < len(run) <= MAX_NAME_WORDS]
 
 
-# not what or who X is but something of X: "the god of?" (a preposition left at the end), and for who, "Su Shi's
-# father" (what "Occam's razor" is stays a definition)
-STRANDED = re.compile(r"\s(?:of|for|from|about|with|to|in|on|by|at)$")
+# not what or who X is but something of X: "the god of?" (a preposition left at the end), what X is called, and for
+# who, "Su Shi's father" (what "Occam's razor" is stays a definition)
+STRANDED = re.compile(r"\s(?:of|for|from|about|with|to|in|on|by|at)$|\b(?:called|named|termed)\b")  # or a name asked
 OWNED = re.compile(r"\w's\s+\w+")
 HEDGE = re.compile(r"^(?:roughly|approximately|about|around|exactly|precisely)\s+(?=(?:how|when|where)\b)")
 

@@ -36,8 +36,12 @@ def test_a_question_for_a_doer_has_the_thing_done_as_its_subject():
     ("During which years did England's Gin Craze happen?", "date", None),
     ("At what age does puberty start?", "measure", "age"),
     ("Roughly when was barley domesticated?", "date", None),
+    ("What is Thor the god of?", None, None),
+    ("What are protons and neutrons together called?", None, None),
+    ("Who was Su Shi's father?", "person", None),
+    ("What is Occam's razor?", "definition", None),
 ])
-def test_a_hedge_or_a_preposition_before_the_question_word_keeps_its_slot(question, slot, noun):
+def test_a_hedge_keeps_its_slot_and_an_attribute_is_no_definition(question, slot, noun):
     asks = read(question)
     assert (asks.slot, asks.noun) == (slot, noun)
 

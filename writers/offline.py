@@ -197,7 +197,7 @@ class ExtractiveWriter(Writer):
             choice = self.choose(query, request.query_type, [request.hits[n - 1] for n in numbers])
             if not choice.answer:
                 continue
-            pieces.append(f"{chr(10) * 2 if pieces else ''}{label}:\n")
+            pieces.append(f"{chr(10) * 2 if pieces else ''}{label[:1].upper()}{label[1:]}:\n")  # "The Umayyad ..."
             pieces += [("" if i == 0 else "\n") + f"- {cite(s, numbers[k - 1])}" for i, (k, s) in enumerate(choice.answer)]
             total.answer += [(numbers[k - 1], s) for k, s in choice.answer]
             if choice.answerability is not None:

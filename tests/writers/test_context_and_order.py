@@ -61,3 +61,14 @@ def test_a_why_opens_with_its_reason_and_the_reference_in_brackets():
     assert draft.text.startswith("[Leaning Tower of Pisa] is known for its lean, the result of an unstable foundation")
     who = writer.write(WriteRequest("What is the Leaning Tower of Pisa?", "definition", [tower]))
     assert who.text.startswith("The Leaning Tower of Pisa is the bell tower")  # what it is: in the passage's order
+
+
+def test_each_subject_of_a_comparison_is_headed_as_a_sentence_begins():
+    umayyad = hit("Umayyad Caliphate", "The Umayyad Caliphate was ruled from Damascus.")
+    abbasid = hit("Abbasid Caliphate", "The Abbasid Caliphate was ruled from Baghdad.")
+    writer = ExtractiveWriter(FakeEmbedder(), thresholds=(0.0, 0.0), judge=SureJudge())
+    parts = tuple((f"the {name} Caliphate", f"the {name} Caliphate", (n,)) for n, name in ((1, "Umayyad"), (2, "Abbasid")))
+    draft = writer.write(WriteRequest("What is the difference between the Umayyad Caliphate and the Abbasid Caliphate?",
+                                      "explanation", [umayyad, abbasid], parts=parts))
+    assert draft.text.startswith("The Umayyad Caliphate:\n- The Umayyad Caliphate was ruled from Damascus")
+    assert "\n\nThe Abbasid Caliphate:\n- " in draft.text

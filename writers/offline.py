@@ -265,9 +265,10 @@ class ExtractiveWriter(Writer):
                           answerability=verdict.answerability, signals=verdict.signals, candidates=listed)
         leads = self.leads(best, sentences, chosen)
         rest = sorted(chosen - {best} - leads, key=lambda i: sentences[i][:2])
-        n, told = sentences[best][0], sentences[best][2]
-        # the lead is its passage's first sentence, which names what the pronoun refers to
-        if leads and (opened := bracketed(told, hits[n - 1].chunk.title, sentences[min(leads)][2])):
+        n, position, told = sentences[best]
+        # its passage's first sentence names what a pronoun refers to ("He ...", "In 1928, his ...")
+        first = next((s for m, p, s in sentences if m == n and p == 0), None)
+        if position > 0 and first and (opened := bracketed(told, hits[n - 1].chunk.title, first)):
             told, leads = opened, set()  # the fact first, its reference the editor's (writers/reference.py)
         ordered = [*sorted(leads), best, *rest]
         return Choice([(sentences[i][0], told if i == best else sentences[i][2]) for i in ordered],

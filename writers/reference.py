@@ -3,16 +3,22 @@ square brackets, as an editor would: "It orbits the Sun at 5.20 AU" -> "[Jupiter
 
 The bracketed words are the editor's, not the source's: the citation check reads them so (checks/verify.EDITOR: a
 quote is verified around them), and the rest of the sentence is the passage's own. Only a sentence that opens with
-a personal or possessive pronoun, or with "This city" where the first sentence calls it a city, is opened so, and
-only when its passage's first sentence names the passage's title (or opens with a fuller form of it: "Giuseppe
-Fortunino Francesco Verdi" for "Giuseppe Verdi", "Sir Edward William Elgar" for "Edward Elgar"), so that the title is
-what "it" refers to; otherwise the writer shows that first sentence before it, as before.
+a personal or possessive pronoun (after an opening phrase too: "In 1928, [Alexander Fleming's] discovery ..."), or
+with "This city" where the first sentence calls it a city, is opened so, and only when its passage's first sentence
+names the passage's title (or opens with a fuller form of it: "Giuseppe Fortunino Francesco Verdi" for "Giuseppe
+Verdi", "Sir Edward William Elgar" for "Edward Elgar"), so that the title is what "it" refers to; otherwise the
+writer shows that first sentence before it, as before.
 Does not: choose sentences (writers/offline.py) or check citations (checks/verify.py).
 """
 import re
 
 SUBJECT = re.compile(r"(he|she|it|they)\b", re.I)
 POSSESSIVE = re.compile(r"(its|his|her|their)\b", re.I)
+OPENING_WORDS = ("In|On|At|As|After|Before|During|Since|Until|When|While|Although|Though|Despite|By|From|With|Without|"
+                 "Following|Later|Today|Initially|Eventually|However|Meanwhile|Upon|Under|Throughout|Among|Unlike|"
+                 "Finally|Originally|Historically|Traditionally|Born|Together")
+INTRODUCED = re.compile(rf"((?:(?:{OPENING_WORDS})\b[^,;:()\[\]]{{0,60}},\s+"
+                        r"(?=(?:he|she|it|they|his|her|its|their)\b(?!\s+seems)))?)(.*)", re.S)
 HONORIFICS = {"Sir", "Dame", "Saint", "St.", "Lord", "Lady", "Dr.", "General", "Admiral", "Captain"}
 DEMONSTRATIVE = re.compile(  # "This city", "These birds"; not "This is", "This led to"
     r"(?:This|These)\s+(?!(?:is|was|are|were|has|had|have|can|could|may|might|will|would|should|must|does|did|do|"
@@ -31,10 +37,13 @@ def bracketed(sentence: str, title: str, first: str) -> str | None:
         name = title  # "Giuseppe Fortunino Francesco Verdi was ...": [Giuseppe Verdi]
     else:
         return None
+    lead, sentence = INTRODUCED.match(sentence).group(1, 2)  # "As a film producer, he holds ...": the pronoun after it
     if match := SUBJECT.match(sentence):
-        return f"[{name}]{sentence[match.end():]}"
+        return f"{lead}[{name}]{sentence[match.end():]}"
     if match := POSSESSIVE.match(sentence):
-        return f"[{name}'s]{sentence[match.end():]}"
+        return f"{lead}[{name}'s]{sentence[match.end():]}"
+    if lead:
+        return None
     if (match := DEMONSTRATIVE.match(sentence)) and re.search(rf"\b{match[1]}\b", first):
         return f"{match[0]} [{name}]{sentence[match.end():]}"
     return None
@@ -42,12 +51,14 @@ def bracketed(sentence: str, title: str, first: str) -> str | None:
 
 def full_name(title: str, first: str) -> bool:
     """Whether the first sentence opens with a longer form of a name of two words or more: each of the title's words,
-    in order, in its subject before the verb ("Michael Fred Phelps II is ..." for "Michael Phelps")."""
+    in order, in its subject before the verb ("Michael Fred Phelps II is ..." for "Michael Phelps"), the first one
+    perhaps in full ("Walter Elias Disney was ..." for "Walt Disney")."""
     wanted = title.split()
     subject = re.split(r",|\s(?:is|was|are|were|has|had)\s", first, maxsplit=1)[0].split()
     if subject and subject[0] in HONORIFICS:
         subject = subject[1:]  # "Sir Edward William Elgar" for "Edward Elgar"
-    if len(wanted) < 2 or not subject or subject[0] != wanted[0] or len(subject) > len(wanted) + 4 or "and" in subject:
+    if len(wanted) < 2 or not subject or not subject[0].startswith(wanted[0]) or len(wanted[0]) < 3 \
+            or len(subject) > len(wanted) + 4 or "and" in subject:
         return False  # one name, not two joined ("Michael Jordan and Fred Phelps")
-    rest = iter(subject)
-    return all(word in rest for word in wanted)
+    rest = iter(subject[1:])
+    return all(word in rest for word in wanted[1:])  # "Walter Elias Disney" for "Walt Disney" too

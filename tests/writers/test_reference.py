@@ -41,6 +41,16 @@ def test_a_demonstrative_the_first_sentence_explains_and_a_title_behind_an_honor
         "[Edward Elgar] was appointed Master of the King's Musick in 1924."
 
 
+def test_a_pronoun_after_an_opening_phrase_gets_its_reference_in_place():
+    fleming = "Sir Alexander Fleming was a Scottish physician and microbiologist."
+    assert bracketed("In 1928, his discovery of penicillin began the age of antibiotics.", "Alexander Fleming",
+                     fleming) == "In 1928, [Alexander Fleming's] discovery of penicillin began the age of antibiotics."
+    assert bracketed("As a film producer, he holds the record.", "Walt Disney", "Walter Elias Disney was an animator.") \
+        == "As a film producer, [Walt Disney] holds the record."
+    assert bracketed("Items, it seems, are sold here.", "Market", "Market is a place.") is None  # no opening phrase
+    assert bracketed("In 1990, it seems, prices fell.", "Market", "Market is a place.") is None
+
+
 def test_no_bracket_when_the_reference_is_unclear_or_there_is_no_pronoun():
     assert bracketed("It orbits the Sun.", "Chapter 3.pdf", "The planets move in ellipses.") is None
     assert bracketed("Jupiter orbits the Sun.", "Jupiter", "Jupiter is a planet.") is None

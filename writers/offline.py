@@ -266,8 +266,7 @@ class ExtractiveWriter(Writer):
         leads = self.leads(best, sentences, chosen)
         rest = sorted(chosen - {best} - leads, key=lambda i: sentences[i][:2])
         n, position, told = sentences[best]
-        # its passage's first sentence names what a pronoun refers to ("He ...", "In 1928, his ...")
-        first = next((s for m, p, s in sentences if m == n and p == 0), None)
+        first = next((s for m, p, s in sentences if m == n and p == 0), None)  # names what "he" or "his" refers to
         if position > 0 and first and (opened := bracketed(told, hits[n - 1].chunk.title, first)):
             told, leads = opened, set()  # the fact first, its reference the editor's (writers/reference.py)
         ordered = [*sorted(leads), best, *rest]

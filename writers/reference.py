@@ -30,10 +30,11 @@ def bracketed(sentence: str, title: str, first: str) -> str | None:
     is title (the passage's first sentence, first, names it). "This city" refers to the title too when the first
     sentence says what the title is with that noun ("Meroë was an ancient city ...": "This city [Meroë] was ...")."""
     title = title.split(" (")[0].strip()  # "Lawrence of Arabia (film)" is named "Lawrence of Arabia"
-    named = re.search(re.escape(title) + r"\w*", first, re.I) if title and len(title) <= 80 else None
-    if named is not None:
+    if not title or len(title) > 80:
+        return None
+    if named := re.search(re.escape(title) + r"\w*", first, re.I):
         name = named[0][0].upper() + named[0][1:]  # as the passage names it: "Giraffes are ..." -> [Giraffes]
-    elif title and len(title) <= 80 and full_name(title, first):
+    elif full_name(title, first):
         name = title  # "Giuseppe Fortunino Francesco Verdi was ...": [Giuseppe Verdi]
     else:
         return None

@@ -54,17 +54,26 @@ def seif_questions_command(writers: Path | None, corpus: Path):
         raise SystemExit(1)
 
 
+def hebrew_shares(writers: Path) -> list[tuple[Path, Path]]:
+    """The Hebrew writers' (share, output) files: the first writer's heq-share.jsonl, then heq-share-N.jsonl in the
+    order of N (a writer's number makes its lessons' ids, so those written before keep theirs)."""
+    more = sorted(writers.glob("heq-share-*.jsonl"), key=lambda s: int(s.stem.rsplit("-", 1)[1]))
+    return [(writers / "heq-share.jsonl", writers / "out" / "heq.jsonl")] + [
+        (s, writers / "out" / s.name.replace("heq-share-", "heq-")) for s in more]
+
+
 @click.command("judge-lessons")
 @click.option("--writers", type=click.Path(exists=True, file_okay=False, path_type=Path),
               help="The writers' folder: en-share-N.jsonl with out/en-N.jsonl, en-test-share.jsonl with "
-                   "out/en-test.jsonl, heq-share.jsonl with out/heq.jsonl (without it: check the shipped files).")
+                   "out/en-test.jsonl, heq-share.jsonl with out/heq.jsonl, heq-share-N.jsonl with out/heq-N.jsonl "
+                   "(without it: check the shipped files).")
 def judge_lessons_command(writers: Path | None):
     """Gather the judge's lessons (English over the default library's leads, Hebrew over heq-dev's train split)."""
     if writers:
         shares = sorted(writers.glob("en-share-*.jsonl"))
         english = lessons.gather([(s, writers / "out" / s.name.replace("en-share-", "en-")) for s in shares]
                                  + [(writers / "en-test-share.jsonl", writers / "out" / "en-test.jsonl")], "en", "wiki")
-        hebrew = lessons.gather([(writers / "heq-share.jsonl", writers / "out" / "heq.jsonl")], "he", "heq-dev")
+        hebrew = lessons.gather(hebrew_shares(writers), "he", "heq-dev")
         write_rows(LESSONS / "en.jsonl", lessons.without_repeats(english))
         write_rows(LESSONS / "he.jsonl", lessons.without_repeats(hebrew))
     known = lessons.passages()

@@ -76,3 +76,12 @@ def test_the_shipped_lessons_train_on_no_lead_of_the_unseen_third():
     assert len({lessons.normal(r["question"]) for r in rows}) == len(rows)
     he = (SHIPPED / "he.jsonl").read_text(encoding="utf-8").splitlines()
     assert all(json.loads(line)["split"] == "train" for line in he)
+
+
+def test_later_hebrew_writers_follow_the_first_so_its_lessons_keep_their_ids(tmp_path):
+    from authoring.commands import hebrew_shares
+
+    for name in ("heq-share.jsonl", "heq-share-10.jsonl", "heq-share-2.jsonl"):
+        (tmp_path / name).write_text("")
+    assert [(s.name, o.name) for s, o in hebrew_shares(tmp_path)] == [
+        ("heq-share.jsonl", "heq.jsonl"), ("heq-share-2.jsonl", "heq-2.jsonl"), ("heq-share-10.jsonl", "heq-10.jsonl")]

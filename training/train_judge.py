@@ -25,8 +25,8 @@ log = logging.getLogger(__name__)
 CARD = """# Answerability judge
 
 Scores whether a sentence answers a question: a cross-encoder on the first {used} layers of {base_name},
-whose embeddings and lower {frozen} layers are its own, loaded from its package; this folder holds the
-{layers} layers above them and the head, trained here (`flask --app app train-judge`, {minutes} minutes on {threads} CPU threads).
+whose {kept} its own, loaded from its package; this folder holds {trained} and the head,
+trained here (`flask --app app train-judge`, {minutes} minutes on {threads} CPU threads).
 
 - Training data: the train split of {sets}: {pairs:,} pairs ({positives:,} positives) from {questions:,}
   questions. The sentence holding the gold answer is a positive; {same} other sentence(s) of its paragraph are
@@ -208,13 +208,20 @@ def held_out_figures(model, tokenizer, named: dict[str, list[Pair]], max_length:
     return out
 
 
+def frozen_words(frozen: int, trained: int) -> dict:
+    """How the card names what the base keeps and what the folder holds: every layer trained, or the upper ones."""
+    if not frozen:
+        return {"kept": "embeddings are", "trained": f"all {trained} layers"}
+    return {"kept": f"embeddings and lower {frozen} layers are", "trained": f"the {trained} layers above them"}
+
+
 def write_card(out: Path, card: dict) -> None:
     """judge.json and the README data card of the folder."""
     (out / "judge.json").write_text(json.dumps(card, indent=2, ensure_ascii=False) + "\n")
     held = "; ".join(f"{k}: AUC {v['auc']}, best sentence answers {v['best_sentence_answers']}"
                      for k, v in card["held_out"].items())
     (out / "README.md").write_text(CARD.format(
-        used=card["layers"], frozen=card["layers"] - card["trained_layers"], layers=card["trained_layers"],
+        used=card["layers"], **frozen_words(card["layers"] - card["trained_layers"], card["trained_layers"]),
         base_name="multilingual-e5-small (MIT)" if card["base"] == E5 else card["base"],
         minutes=card["train_minutes"],
         threads=card["threads"], sets=" and ".join(card["training_sets"]), pairs=card["pairs"],

@@ -17,7 +17,8 @@ def test_a_judge_on_minilm_trains_every_layer_and_loads_as_the_shipped_one_does(
     state = load_file(str(tmp_path / "minilm" / "model.safetensors"))
     assert card["base"] == MINILM and {int(k.split(".")[1]) for k in state if k.startswith("layers.")} == set(range(6))
     assert json.loads((tmp_path / "minilm" / "judge.json").read_text())["trained_layers"] == 6
-    assert MINILM in (tmp_path / "minilm" / "README.md").read_text()
+    readme = (tmp_path / "minilm" / "README.md").read_text()
+    assert MINILM in readme and "holds all 6 layers and the head" in readme and "lower 0 layers" not in readme
     judge = AnswerabilityJudge.load(tmp_path / "minilm")
     scores = judge.score("Who discovered penicillin?", ["Alexander Fleming: He discovered penicillin in 1928."])
     assert scores.shape == (1,) and 0.0 < scores[0] < 1.0

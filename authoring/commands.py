@@ -54,12 +54,16 @@ def seif_questions_command(writers: Path | None, corpus: Path):
         raise SystemExit(1)
 
 
+def numbered_shares(writers: Path, stem: str) -> list[tuple[Path, Path]]:
+    """The (share, output) files of the writers numbered N: STEM-share-N.jsonl with out/STEM-N.jsonl, in the order of
+    N (a writer's place makes its lessons' ids, so those written before keep theirs; "10" comes after "2")."""
+    shares = sorted(writers.glob(f"{stem}-share-*.jsonl"), key=lambda s: int(s.stem.rsplit("-", 1)[1]))
+    return [(s, writers / "out" / s.name.replace(f"{stem}-share-", f"{stem}-")) for s in shares]
+
+
 def hebrew_shares(writers: Path) -> list[tuple[Path, Path]]:
-    """The Hebrew writers' (share, output) files: the first writer's heq-share.jsonl, then heq-share-N.jsonl in the
-    order of N (a writer's number makes its lessons' ids, so those written before keep theirs)."""
-    more = sorted(writers.glob("heq-share-*.jsonl"), key=lambda s: int(s.stem.rsplit("-", 1)[1]))
-    return [(writers / "heq-share.jsonl", writers / "out" / "heq.jsonl")] + [
-        (s, writers / "out" / s.name.replace("heq-share-", "heq-")) for s in more]
+    """The Hebrew writers' (share, output) files: the first writer's heq-share.jsonl, then the numbered ones."""
+    return [(writers / "heq-share.jsonl", writers / "out" / "heq.jsonl")] + numbered_shares(writers, "heq")
 
 
 @click.command("judge-lessons")
@@ -70,8 +74,7 @@ def hebrew_shares(writers: Path) -> list[tuple[Path, Path]]:
 def judge_lessons_command(writers: Path | None):
     """Gather the judge's lessons (English over the default library's leads, Hebrew over heq-dev's train split)."""
     if writers:
-        shares = sorted(writers.glob("en-share-*.jsonl"))
-        english = lessons.gather([(s, writers / "out" / s.name.replace("en-share-", "en-")) for s in shares]
+        english = lessons.gather(numbered_shares(writers, "en")
                                  + [(writers / "en-test-share.jsonl", writers / "out" / "en-test.jsonl")], "en", "wiki")
         hebrew = lessons.gather(hebrew_shares(writers), "he", "heq-dev")
         write_rows(LESSONS / "en.jsonl", lessons.without_repeats(english))

@@ -12,13 +12,14 @@ Does not: choose sentences (writers/offline.py) or check citations (checks/verif
 """
 import re
 
-SUBJECT = re.compile(r"(he|she|it|they)\b", re.I)
-POSSESSIVE = re.compile(r"(its|his|her|their)\b", re.I)
+SUBJECTS, POSSESSIVES = "he|she|it|they", "its|his|her|their"
+SUBJECT = re.compile(rf"({SUBJECTS})\b", re.I)
+POSSESSIVE = re.compile(rf"({POSSESSIVES})\b", re.I)
 OPENING_WORDS = ("In|On|At|As|After|Before|During|Since|Until|When|While|Although|Though|Despite|By|From|With|Without|"
                  "Following|Later|Today|Initially|Eventually|However|Meanwhile|Upon|Under|Throughout|Among|Unlike|"
                  "Finally|Originally|Historically|Traditionally|Born|Together")
 INTRODUCED = re.compile(rf"((?:(?:{OPENING_WORDS})\b[^,;:()\[\]]{{0,60}},\s+"
-                        r"(?=(?:he|she|it|they|his|her|its|their)\b(?!\s+seems)))?)(.*)", re.S)
+                        rf"(?=(?:{SUBJECTS}|{POSSESSIVES})\b(?!\s+seems)))?)(.*)", re.S)
 HONORIFICS = {"Sir", "Dame", "Saint", "St.", "Lord", "Lady", "Dr.", "General", "Admiral", "Captain"}
 DEMONSTRATIVE = re.compile(  # "This city", "These birds"; not "This is", "This led to"
     r"(?:This|These)\s+(?!(?:is|was|are|were|has|had|have|can|could|may|might|will|would|should|must|does|did|do|"

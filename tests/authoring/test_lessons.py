@@ -85,3 +85,12 @@ def test_later_hebrew_writers_follow_the_first_so_its_lessons_keep_their_ids(tmp
         (tmp_path / name).write_text("")
     assert [(s.name, o.name) for s, o in hebrew_shares(tmp_path)] == [
         ("heq-share.jsonl", "heq.jsonl"), ("heq-share-2.jsonl", "heq-2.jsonl"), ("heq-share-10.jsonl", "heq-10.jsonl")]
+
+
+def test_numbered_writers_are_read_in_the_order_of_their_number_and_the_test_share_apart(tmp_path):
+    from authoring.commands import numbered_shares
+
+    for name in ("en-share-10.jsonl", "en-share-2.jsonl", "en-test-share.jsonl"):
+        (tmp_path / name).write_text("")
+    assert [(s.name, o.name) for s, o in numbered_shares(tmp_path, "en")] == [
+        ("en-share-2.jsonl", "en-2.jsonl"), ("en-share-10.jsonl", "en-10.jsonl")]
